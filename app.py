@@ -1,0 +1,81 @@
+"""Lawbook: the Laws of Bridge for the director at the table.
+
+    python app.py                  build the store if needed, then serve on :5000
+    flask --app app build          (re)build the store and search index
+    gunicorn -w 2 'app:create_app()'   production
+
+Configuration (environment): LAWS_DATA_DIR (default ./data) where the build
+writes; LAWS_CORPUS_DIR (default ./corpus) what it reads; PORT.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import click
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    app = Flask(__name__, static_folder="static", template_folder="templates")
+    app.config.from_mapping(
+        DATA_DIR=os.environ.get("LAWS_DATA_DIR", str(ROOT / "data")),
+        CORPUS_DIR=os.environ.get("LAWS_CORPUS_DIR", str(ROOT / "corpus")),
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+
+    from laws.web import db, errors
+    db.init_app(app)
+    errors.init_app(app)
+    from laws.web import api, checkers, compare, pages
+    from search import web as search_web
+    for blueprint in (api.bp, pages.bp, search_web.bp, compare.bp, checkers.bp):
+        app.register_blueprint(blueprint)
+    from laws.web import site
+    site.init_app(app)
+
+    @app.cli.command("build")
+    def build_command():
+        """(Re)build the store and search index from the corpus, atomically."""
+        from laws.build import BuildError, build
+        from laws.model import SourceError
+        try:
+            build(Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo)
+        except (SourceError, BuildError) as exc:
+            raise click.ClickException(f"build failed, the previous store is unchanged: {exc}") from None
+
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the Lawbook store if needed, then serve the site.")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 5000)))
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args(argv)
+    app = create_app()
+    from laws.build import BuildError, build, is_stale
+    from laws.model import SourceError
+    corpus, data = Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"])
+    if is_stale(corpus, data):
+        print("The store is missing or older than the corpus: building it.")
+        try:
+            build(corpus, data)
+        except (SourceError, BuildError) as exc:
+            print(f"build failed: {exc}", file=sys.stderr)
+            if is_stale(corpus, data) and not (data / "current").exists():
+                return 1
+            print("serving the previous store", file=sys.stderr)
+    app.run(host=args.host, port=args.port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""The build: corpus -> parse -> store -> references -> index, swapped in atomically.
+
+Everything the web app serves is made here, once; the web app only reads.
+
+Layout of the data directory (`LAWS_DATA_DIR`, default ./data):
+
+    data/current -> builds/<stamp>      the build being served (a symlink)
+    data/builds/<stamp>/laws.db         the store
+    data/builds/<stamp>/index/          the search index
+
+A build writes a new `builds/<stamp>` directory and only when every step has
+succeeded points `current` at it (an atomic rename of a symlink).  A failed or
+interrupted build leaves `current` as it was.  The previous build is kept so
+a server still reading it is never pulled from under.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from laws import manifest as manifest_mod
+from laws import references, store
+from laws.corrections import CORRECTIONS, Corrections
+from laws.model import ParsedSource, SourceError
+from laws.parsers import get as get_parser
+
+CURRENT = "current"
+BUILDS = "builds"
+# sources are parsed in this order: fragments are matched against the code
+# of their edition, so codes come first
+KIND_ORDER = {"code": 0, "guide": 1, "fragments": 2}
+
+
+class BuildError(Exception):
+    """A build that could not finish; the message is for the organiser."""
+
+
+@dataclass
+class EditionSummary:
+    edition: str
+    laws: int = 0
+    provisions: int = 0
+    definitions: int = 0
+    topics: int = 0
+    resolved: int = 0
+    unresolved: int = 0
+    corrections: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        parts = [f"{self.laws} laws", f"{self.provisions} provisions", f"{self.definitions} definitions"]
+        if self.topics:
+            parts.append(f"{self.topics} guide topics")
+        parts += [f"references {self.resolved} resolved / {self.unresolved} unresolved",
+                  f"{self.corrections} corrections", f"{self.seconds:.2f} s"]
+        return f"{self.edition}: " + ", ".join(parts)
+
+
+@dataclass
+class BuildResult:
+    path: Path
+    editions: list[EditionSummary] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def fingerprint(corpus_dir: Path) -> str:
+    """What the store was built from: every corpus file's name and bytes, and
+    the store's schema version."""
+    h = hashlib.sha256(f"schema {store.SCHEMA_VERSION}\n".encode())
+    for p in sorted(Path(corpus_dir).iterdir()):
+        if p.is_file():
+            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def current_store(data_dir: Path) -> Path:
+    return Path(data_dir) / CURRENT / store.DB_NAME
+
+
+def is_stale(corpus_dir: Path, data_dir: Path) -> bool:
+    """True when there is no store, or it was built from another corpus."""
+    db_path = current_store(data_dir)
+    if not db_path.exists():
+        return True
+    try:
+        conn = store.connect(db_path)
+        row = conn.execute("select value from meta where key = 'corpus'").fetchone()
+        conn.close()
+    except Exception:  # an unreadable store is as good as none
+        return True
+    return row is None or row[0] != fingerprint(corpus_dir)
+
+
+def _read(source: manifest_mod.Source) -> str:
+    try:
+        text = source.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise SourceError(source.file, "is not UTF-8 text", line) from None
+    if not text.strip():
+        raise SourceError(source.file, "is empty")
+    return text
+
+
+def _check_coverage(source: manifest_mod.Source, parsed: ParsedSource) -> None:
+    """A code source must give every law the manifest says it covers."""
+    if source.kind != "code":
+        return
+    got = {law.number for law in parsed.laws}
+    missing = [n for n in source.laws if n not in got]
+    extra = sorted(got - set(source.laws))
+    if missing:
+        raise SourceError(source.file, f"the manifest says it covers Law {missing[0]}"
+                          f"{' and others' if len(missing) > 1 else ''}, but the parser found no such law"
+                          f" ({len(missing)} missing: {', '.join(map(str, missing[:10]))})")
+    if extra:
+        raise SourceError(source.file, f"has Laws {', '.join(map(str, extra))}, which the manifest does not list")
+
+
+def parse_all(corpus_dir: Path) -> tuple[manifest_mod.Manifest, list[ParsedSource], dict[str, float]]:
+    manifest = manifest_mod.load(corpus_dir)
+    corrections = Corrections.load(corpus_dir)
+    parsed: dict[str, list[ParsedSource]] = {}
+    results: list[ParsedSource] = []
+    seconds: dict[str, float] = {}
+    for source in sorted(manifest.sources, key=lambda s: KIND_ORDER[s.kind]):
+        t0 = time.perf_counter()
+        text = _read(source)
+        try:
+            result = get_parser(source.parser)(text, source, corrections, parsed)
+        except SourceError:
+            raise
+        except Exception as exc:  # a parser bug or input it did not foresee: name the file
+            raise SourceError(source.file, f"could not be read by the '{source.parser}' parser "
+                              f"({type(exc).__name__}: {exc})") from exc
+        _check_coverage(source, result)
+        parsed.setdefault(source.edition, []).append(result)
+        results.append(result)
+        seconds[source.edition] = seconds.get(source.edition, 0.0) + time.perf_counter() - t0
+    corrections.check_all_used({s.file for s in manifest.sources})
+    return manifest, results, seconds
+
+
+# Steps that run on the finished store, each given (db, build directory).
+# Search indexing and edition comparison register here; each is fast and pure
+# build-time work.
+def _after_store_steps():
+    from laws import compare  # noqa: WPS433 (imported late: optional heavy deps)
+    from laws.checkers import registry
+    from search import index
+    return [
+        ("checker links", lambda db, out: registry.write_links(db)),
+        ("comparisons", lambda db, out: compare.build(db)),
+        ("search index", lambda db, out: index.build(db, out / "index")),
+    ]
+
+
+def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
+    """Build everything into a new directory and switch `current` to it."""
+    t0 = time.perf_counter()
+    corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
+    if not corpus_dir.is_dir():
+        raise BuildError(f"there is no corpus folder at {corpus_dir}")
+    manifest, results, seconds = parse_all(corpus_dir)
+
+    builds = data_dir / BUILDS
+    builds.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.monotonic_ns() % 10**6}"
+    tmp = builds / f".tmp-{stamp}"
+    tmp.mkdir()
+    try:
+        db = store.create(tmp / store.DB_NAME)
+        hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
+                  for s in manifest.sources}
+        store.write_manifest(db, manifest, hashes)
+        for parsed in results:
+            store.write_parsed(db, parsed)
+        refs = references.build(db)
+        db.conn.commit()
+        for _name, step in _after_store_steps():
+            step(db, tmp)
+        store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                          "corrections_file": CORRECTIONS})
+        summaries = _summaries(db, manifest, refs, seconds)
+        db.close()
+        final = builds / stamp
+        tmp.rename(final)
+        _switch(data_dir, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _prune(builds, keep={final.name, _target_name(data_dir)})
+    result = BuildResult(final, summaries, time.perf_counter() - t0)
+    for s in summaries:
+        echo(s.line())
+    echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s")
+    return result
+
+
+def _summaries(db, manifest, refs, seconds) -> list[EditionSummary]:
+    out = []
+    for e in manifest.editions:
+        def count(sql: str) -> int:
+            return db.execute(sql, [e.id]).fetchone()[0]
+        resolved, unresolved = refs.get(e.id, (0, 0))
+        out.append(EditionSummary(
+            edition=e.id, laws=count("select count(*) from laws where edition = ?"),
+            provisions=count("select count(*) from provisions where edition = ?"),
+            definitions=count("select count(*) from definitions where edition = ?"),
+            topics=count("select count(*) from topics where edition = ?"),
+            resolved=resolved, unresolved=unresolved,
+            corrections=count("select count(*) from corrections where edition = ? and certain = 1"),
+            seconds=seconds.get(e.id, 0.0),
+        ))
+    return out
+
+
+def _target_name(data_dir: Path) -> str | None:
+    link = data_dir / CURRENT
+    return os.readlink(link).split("/")[-1] if link.is_symlink() else None
+
+
+def _switch(data_dir: Path, final: Path) -> None:
+    """Point data/current at `final` in one atomic rename."""
+    link = data_dir / CURRENT
+    tmp_link = data_dir / f".{CURRENT}-{final.name}"
+    tmp_link.symlink_to(Path(BUILDS) / final.name)
+    os.replace(tmp_link, link)
+
+
+def _prune(builds: Path, keep: set) -> None:
+    """Remove old builds, keeping the one served and the one before it."""
+    done = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
+    previous = {p.name for p in done[-2:]}
+    for p in done:
+        if p.name not in keep and p.name not in previous:
+            shutil.rmtree(p, ignore_errors=True)
+    for p in builds.glob(".tmp-*"):
+        # a build interrupted long ago (not one running now: those are minutes old at most)
+        if time.time() - p.stat().st_mtime > 3600:
+            shutil.rmtree(p, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""Executable rule checkers, grouped by the part of the Laws they implement."""

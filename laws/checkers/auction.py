@@ -1,0 +1,212 @@
+"""Checkers for the auction: Laws 17-22 (correct procedure) and the
+inadmissible calls of Laws 27 and 35-39."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from laws.checkers.cards import SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, same_side, seat_after
+from laws.checkers.registry import Result, checker
+from laws.web.errors import BadRequest
+
+_PASS = {"P", "PASS", "NB", "NO BID", "-"}
+_DOUBLE = {"X", "D", "DBL", "DOUBLE"}
+_REDOUBLE = {"XX", "R", "RDBL", "REDOUBLE"}
+_BID = re.compile(r"^(\d+)\s*(C|D|H|S|N|NT|♣|♦|♥|♠)$")
+_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "N": "NT"}
+
+
+@dataclass(frozen=True)
+class Call:
+    kind: str  # 'pass', 'double', 'redouble', 'bid'
+    level: int = 0
+    strain: str = ""
+
+    def __str__(self) -> str:
+        return {"pass": "P", "double": "X", "redouble": "XX"}.get(self.kind) or f"{self.level}{self.strain}"
+
+    def words(self) -> str:
+        if self.kind != "bid":
+            return self.kind
+        return f"{self.level} {SUIT_NAMES[self.strain]}"
+
+
+def parse_call(text: str, index: int) -> Call:
+    raw = " ".join(str(text).strip().upper().split())
+    if raw in _PASS:
+        return Call("pass")
+    if raw in _DOUBLE:
+        return Call("double")
+    if raw in _REDOUBLE:
+        return Call("redouble")
+    m = _BID.match(raw)
+    if m and len(m.group(1)) <= 3 and int(m.group(1)) >= 1:
+        return Call("bid", int(m.group(1)), _SYMBOL.get(m.group(2), m.group(2)))
+    raise BadRequest(f"Call {index + 1}, {str(text)!r}, is not a call: write P for pass, X for double, "
+                     "XX for redouble, or a bid such as 1C, 3NT, 7S.", "calls")
+
+
+def _supersedes(bid: Call, last: Call | None) -> bool:
+    """Law 18B."""
+    if last is None:
+        return True
+    return (bid.level, STRAINS.index(bid.strain)) > (last.level, STRAINS.index(last.strain))
+
+
+@checker(
+    "auction", "Auction: complete, legal, contract and declarer",
+    cites={"2007": ["17B", "17C", "18A", "18B", "18C", "18D", "18E", "19A1", "19B1", "19C", "19D",
+                    "22A1", "22A2", "27", "35.1", "35.2", "35.3", "35.4", "36", "37", "38", "39"]},
+    schema={
+        "properties": {
+            "dealer": {"enum": list(SEATS), "title": "dealer",
+                       "x-labels": SEAT_NAMES},
+            "calls": {"type": "array", "maxItems": 400, "title": "calls",
+                      "items": {"type": "string", "maxLength": 20, "title": "call"},
+                      "description": "the calls in order from the dealer: P (pass), X (double), XX (redouble), "
+                                     "bids such as 1C, 2NT",
+                      "x-format-hint": "for example 1H P 1S X XX P P P"},
+            "required_to_pass": {"type": "array", "maxItems": 4, "uniqueItems": True,
+                                 "title": "players required to pass",
+                                 "items": {"enum": list(SEATS), "title": "player"},
+                                 "description": "players whom an earlier rectification obliges to pass "
+                                                "throughout (optional)"},
+        },
+        "required": ["dealer", "calls"],
+    },
+    example={"dealer": "N", "calls": ["1H", "P", "1S", "X", "XX", "P", "P", "P"]},
+)
+def auction(data: dict) -> Result:
+    """Whether an auction is complete and legal, who calls next, and the contract and declarer.
+
+    Inputs: `dealer` (N, E, S, W); `calls`, in rotation from the dealer (P,
+    X, XX, and bids 1C … 7NT); optionally `required_to_pass`, players an
+    earlier rectification obliges to pass.  Result: `complete`, `legal`,
+    `next` (the player to call, or null), `passed_out`, `contract` (such as
+    '4HX'), `level`, `strain`, `risk`, `declarer` (the first player of the
+    declaring side to name the strain, Law 22A2 with the definition of
+    declarer) and, for the first inadmissible call, `irregularity`: its
+    `index` (from 0), the `call`, the `player`, what is wrong, and the `law`
+    that applies: 27 (insufficient bid), 36 (double or redouble not permitted
+    by Law 19), 37 (call by a player required to pass), 38 (bid of more than
+    seven), 39 (call after the final pass).  Checking stops at that call."""
+    dealer = data["dealer"]
+    calls = [parse_call(c, i) for i, c in enumerate(data["calls"])]
+    must_pass = set(data.get("required_to_pass", []))
+    cites = ["17B", "17C"]
+
+    last_bid: Call | None = None
+    last_bidder: str | None = None
+    risk = ""  # state of the last bid: '', 'X', 'XX'
+    doubler: str | None = None
+    passes = 0
+    first_namer: dict[tuple[str, str], str] = {}  # (side parity, strain) -> first seat to name it
+    complete = False
+    irregularity = None
+
+    def problem(i: int, seat: str, what: str, law: str, extra: list[str]):
+        return {"index": i, "call": str(calls[i]), "player": seat, "problem": what, "law": law,
+                "cites": extra + [law]}
+
+    for i, call in enumerate(calls):
+        seat = seat_after(dealer, i)
+        if complete:
+            irregularity = problem(i, seat, "a call after the final pass of the auction", "39", ["35.4"])
+            break
+        # Law 37 applies to a call by a player required to pass, but not to one
+        # contrary to Law 19A1 or 19B1 (Law 36) nor, more specifically, to a
+        # bid of more than seven (Law 38)
+        required = (f"{SEAT_NAMES[seat]} is required to pass but made a "
+                    f"{'bid' if call.kind == 'bid' else call.kind}")
+        if call.kind == "bid":
+            if call.level > 7:
+                irregularity = problem(i, seat, f"a bid of more than seven ({call})", "38", ["35.3", "18A"])
+                break
+            if seat in must_pass:
+                irregularity = problem(i, seat, required, "37", ["35.2"])
+                break
+            if not _supersedes(call, last_bid):
+                irregularity = problem(i, seat, f"an insufficient bid: {call} does not supersede {last_bid}",
+                                       "27", ["18D"])
+                break
+            last_bid, last_bidder, risk, doubler, passes = call, seat, "", None, 0
+            first_namer.setdefault((SEATS.index(seat) % 2, call.strain), seat)
+            continue
+        if call.kind == "double":
+            why = None
+            if last_bid is None:
+                why = "a double when there is no bid to double"
+            elif same_side(seat, last_bidder):
+                why = f"a double of {'his own' if seat == last_bidder else 'his partner’s'} bid"
+            elif risk:
+                why = f"a double of a bid already {'doubled' if risk == 'X' else 'redoubled'}"
+            if why:
+                irregularity = problem(i, seat, why + " (Law 19A1)", "36", ["35.1", "19A1"])
+                break
+            if seat in must_pass:
+                irregularity = problem(i, seat, required, "37", ["35.2"])
+                break
+            risk, doubler, passes = "X", seat, 0
+            if "19A1" not in cites:
+                cites.append("19A1")
+            continue
+        if call.kind == "redouble":
+            why = None
+            if risk != "X":
+                why = ("a redouble of a bid already redoubled" if risk == "XX"
+                       else "a redouble when there is no double to redouble")
+            elif same_side(seat, doubler):
+                why = f"a redouble of {'his own' if seat == doubler else 'his partner’s'} double"
+            if why:
+                irregularity = problem(i, seat, why + " (Law 19B1)", "36", ["35.1", "19B1"])
+                break
+            if seat in must_pass:
+                irregularity = problem(i, seat, required, "37", ["35.2"])
+                break
+            risk, passes = "XX", 0
+            if "19B1" not in cites:
+                cites.append("19B1")
+            continue
+        passes += 1
+        if (last_bid is None and passes == 4) or (last_bid is not None and passes == 3):
+            complete = True
+
+    n_valid = irregularity["index"] if irregularity else len(calls)
+    next_seat = None if complete else seat_after(dealer, n_valid)
+    passed_out = complete and last_bid is None
+    result = {"complete": complete, "legal": irregularity is None, "next": next_seat, "passed_out": passed_out,
+              "contract": None, "level": None, "strain": None, "risk": None, "declarer": None,
+              "last_bid": str(last_bid) if last_bid else None, "irregularity": irregularity}
+    if complete and not passed_out:
+        parity = SEATS.index(last_bidder) % 2
+        declarer = first_namer[(parity, last_bid.strain)]
+        result.update(contract=f"{last_bid}{risk}", level=last_bid.level, strain=last_bid.strain, risk=risk,
+                      declarer=declarer)
+        cites += ["18B", "22A2"] + (["19D"] if risk else [])
+    elif passed_out:
+        cites.append("22A1")
+    elif last_bid is not None:
+        cites.append("18C")
+
+    if complete and not passed_out:
+        state = (f"The auction is complete: the contract is {result['contract']} by "
+                 f"{SEAT_NAMES[result['declarer']]}, the first of {'North-South' if parity == 0 else 'East-West'}"
+                 f" to name {SUIT_NAMES[last_bid.strain]}")
+    elif passed_out:
+        state = "All four players passed: the board is passed out and each side scores zero"
+    elif last_bid is None:
+        state = (f"The auction is not complete; no one has bid yet and {SEAT_NAMES[next_seat]} "
+                 f"calls next" if next_seat else "")
+    else:
+        state = (f"The auction is not complete: the last bid is {last_bid}{risk} by {SEAT_NAMES[last_bidder]} "
+                 f"and {SEAT_NAMES[next_seat]} calls next")
+    if irregularity:
+        cites += [c for c in irregularity["cites"] if c not in cites]
+        state = (f"Call {irregularity['index'] + 1} ({irregularity['call']} by {SEAT_NAMES[irregularity['player']]}) "
+                 f"is inadmissible, {irregularity['problem']}, and Law {irregularity['law']} applies. "
+                 f"Before it: " + state[0].lower() + state[1:])
+        if not complete:
+            state = state.replace(" calls next", " was to call")
+    else:
+        state += "; every call so far is legal"
+    return Result(result, state + ".", cites)

@@ -1,0 +1,87 @@
+"""Cross-references: found in every text of an edition, resolved within it.
+
+Runs at build time over the store after every source is written, so a law may
+cite a law that a later part of the file (or another source of the same
+edition) supplies.  Each citation is resolved to the most specific provision
+that exists in the same edition; one that cannot be resolved is kept with the
+reason, in words a reader understands.
+"""
+from __future__ import annotations
+
+import json
+
+import sqlite_utils
+
+from laws import citations
+
+OUTSIDE_REASON = {
+    "Proprieties": "cites the Proprieties of this code, which are not in the corpus",
+    "Club Law": "cites the Club Laws of this code, which are not in the corpus",
+}
+
+
+def _texts(db: sqlite_utils.Database, edition: str):
+    """(from_id, law, field, text) for every text of the edition that can cite."""
+    for r in db.query("select id, law, text from provisions where edition = ? order by ord", [edition]):
+        yield r["id"], r["law"], "text", r["text"] or ""
+    for r in db.query("select provision, law, mark, text from footnotes where edition = ? order by id", [edition]):
+        yield r["provision"], r["law"], f"footnote:{r['mark']}", r["text"] or ""
+    for r in db.query("select id, text from definitions where edition = ? order by ord", [edition]):
+        yield r["id"], None, "definition", r["text"] or ""
+
+
+def resolve(cite: citations.Cite, from_law: int | None, ids: set[str], laws: set[int],
+            edition: dict) -> tuple[str | None, int | None, str]:
+    """(target id, target law, reason) — reason is '' when resolved exactly."""
+    if cite.outside:
+        return None, None, OUTSIDE_REASON[cite.outside]
+    law = cite.law if cite.law is not None else from_law
+    if law is None:
+        return None, None, "a relative reference outside any law"
+    if law not in laws:
+        declared = json.loads(edition["laws"])
+        if law in declared:
+            return None, law, f"Law {law} is not in this edition's corpus (the corpus has Laws {_ranges(sorted(laws))})"
+        return None, law, f"this edition has no Law {law}"
+    wanted = citations.provision_id(law, cite.path)
+    options = citations.candidates(wanted)
+    if cite.path and not cite.path[0].isalpha() and not cite.path.startswith("("):
+        # 'Law 35 1' style: a number directly under the law is written 35.1
+        options = citations.candidates(f"{law}.{cite.path}") + options
+    for i, pid in enumerate(options):
+        if pid in ids:
+            return pid, law, "" if i == 0 else f"{wanted} is not in this edition; linked to {pid}"
+    return None, law, f"{wanted} is not in this edition"
+
+
+def _ranges(numbers: list[int]) -> str:
+    out, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            out.append(f"{start}–{n}" if n != start else str(n))
+            start = None
+    return ", ".join(out)
+
+
+def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
+    """Find and resolve every reference; returns edition -> (resolved, unresolved)."""
+    summary: dict[str, tuple[int, int]] = {}
+    for edition in db.query("select * from editions where kind = 'code'"):
+        ed = edition["id"]
+        ids = {r["id"] for r in db.query("select id from provisions where edition = ?", [ed])}
+        laws = {r["number"] for r in db.query("select number from laws where edition = ?", [ed])}
+        rows = []
+        for from_id, from_law, field, text in _texts(db, ed):
+            for c in citations.find(text):
+                to_id, to_law, reason = resolve(c, from_law, ids, laws, edition)
+                rows.append({
+                    "edition": ed, "from_id": from_id, "from_law": from_law, "field": field, "raw": c.raw,
+                    "start": c.start, "end": c.end, "to_edition": ed if to_id else None, "to_id": to_id,
+                    "to_law": to_law, "resolved": int(to_id is not None), "reason": reason,
+                })
+        db["refs"].insert_all(rows)
+        resolved = sum(r["resolved"] for r in rows)
+        summary[ed] = (resolved, len(rows) - resolved)
+    return summary

@@ -1,0 +1,172 @@
+"""The store: one SQLite file holding every edition, written once by the build.
+
+Real tables with primary and foreign keys, so that anyone can open the file
+(with `sqlite3`, Datasette, sqlite-utils) and read it.  The schema is here in
+one place; `write_*` functions are used by the build only, and `connect` opens
+the finished store read-only for the web app.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+from laws.manifest import Manifest
+from laws.model import ParsedSource
+
+SCHEMA_VERSION = 1
+DB_NAME = "laws.db"
+
+
+def create(path: Path) -> sqlite_utils.Database:
+    db = sqlite_utils.Database(path)
+    db.conn.execute("PRAGMA journal_mode = OFF")  # written once, in a fresh file
+    db.conn.execute("PRAGMA synchronous = OFF")
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["editions"].create({
+        "id": str, "title": str, "year": int, "kind": str, "family": str, "publisher": str,
+        "description": str, "guide_to": str, "laws": str,  # laws: JSON list the manifest declares
+        "ord": int,
+    }, pk="id")
+    db["sources"].create({
+        "file": str, "edition": str, "title": str, "kind": str, "parser": str, "laws": str,
+        "provenance": str, "attribution": str, "sha256": str, "bytes": int,
+    }, pk="file", foreign_keys=[("edition", "editions", "id")])
+    db["laws"].create({
+        "edition": str, "number": int, "title": str, "section": str, "source": str,
+    }, pk=("edition", "number"), foreign_keys=[("edition", "editions", "id"), ("source", "sources", "file")])
+    db["provisions"].create({
+        "edition": str, "id": str, "law": int, "parent": str, "label": str, "heading": str,
+        "text": str, "raw_text": str, "ord": int, "depth": int,
+    }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id")])
+    db["tables"].create({
+        "id": int, "edition": str, "provision": str, "ord": int, "caption": str,
+        "header": str, "rows": str, "note": str,  # header, rows: JSON
+    }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    db["footnotes"].create({
+        "id": int, "edition": str, "law": int, "provision": str, "mark": str, "text": str, "raw_text": str,
+    }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    db["definitions"].create({
+        "edition": str, "id": str, "term": str, "text": str, "raw_text": str, "ord": int,
+    }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id")])
+    db["sections"].create({
+        "edition": str, "slug": str, "title": str, "text": str, "raw_text": str, "ord": int,
+    }, pk=("edition", "slug"), foreign_keys=[("edition", "editions", "id")])
+    db["topics"].create({
+        "id": str, "edition": str, "slug": str, "title": str, "parent": str, "ord": int,
+        "markdown": str, "raw_markdown": str, "text": str,
+    }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    db["topic_laws"].create({"topic": str, "law": int}, pk=("topic", "law"),
+                            foreign_keys=[("topic", "topics", "id")])
+    db["fragments"].create({
+        "id": int, "source": str, "edition": str, "kind": str, "law": int, "term": str,
+        "provisions": str, "score": float, "date": str, "line": int, "text": str,
+    }, pk="id", foreign_keys=[("source", "sources", "file"), ("edition", "editions", "id")])
+    db["attestations"].create({
+        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment'
+    }, pk=("edition", "law", "source"), foreign_keys=[("source", "sources", "file")])
+    db["corrections"].create({
+        "id": int, "source": str, "edition": str, "location": str, "raw": str, "corrected": str,
+        "reason": str, "kind": str, "line": int, "certain": int,
+    }, pk="id", foreign_keys=[("source", "sources", "file")])
+    # field: which text of from_id the citation stands in ('text', 'footnote:<mark>',
+    # 'definition'); start/end are offsets in that text, for turning it into links.
+    db["refs"].create({
+        "id": int, "edition": str, "from_id": str, "from_law": int, "field": str, "raw": str, "start": int, "end": int,
+        "to_edition": str, "to_id": str, "to_law": int, "resolved": int, "reason": str,
+    }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    db["checker_cites"].create({"checker": str, "edition": str, "provision": str, "title": str},
+                               pk=("checker", "edition", "provision"))
+    return db
+
+
+def write_manifest(db: sqlite_utils.Database, manifest: Manifest, hashes: dict[str, tuple[str, int]]) -> None:
+    db["editions"].insert_all({
+        "id": e.id, "title": e.title, "year": e.year, "kind": e.kind, "family": e.family,
+        "publisher": e.publisher, "description": e.description, "guide_to": e.guide_to,
+        "laws": json.dumps(e.laws), "ord": i,
+    } for i, e in enumerate(manifest.editions))
+    db["sources"].insert_all({
+        "file": s.file, "edition": s.edition, "title": s.title, "kind": s.kind, "parser": s.parser,
+        "laws": json.dumps(s.laws), "provenance": s.provenance, "attribution": s.attribution,
+        "sha256": hashes[s.file][0], "bytes": hashes[s.file][1],
+    } for s in manifest.sources)
+
+
+def _depth(prov_by_id: dict, pid: str) -> int:
+    d, p = 0, prov_by_id[pid].parent
+    while p:
+        d, p = d + 1, prov_by_id[p].parent
+    return d
+
+
+def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+    ed, src = parsed.edition, parsed.file
+    provisions, tables, footnotes = [], [], []
+    order = db.execute("select coalesce(max(ord), -1) + 1 from provisions where edition = ?", [ed]).fetchone()[0]
+    for law in parsed.laws:
+        db["laws"].insert({"edition": ed, "number": law.number, "title": law.title,
+                           "section": law.section, "source": src})
+        db["attestations"].insert({"edition": ed, "law": law.number, "source": src, "how": "text"})
+        by_id = {p.id: p for p in law.provisions}
+        for p in law.provisions:
+            provisions.append({
+                "edition": ed, "id": p.id, "law": law.number, "parent": p.parent, "label": p.label,
+                "heading": p.heading, "text": p.text, "raw_text": p.raw_text, "ord": order,
+                "depth": _depth(by_id, p.id),
+            })
+            order += 1
+            for i, t in enumerate(p.tables):
+                tables.append({"edition": ed, "provision": p.id, "ord": i, "caption": t.caption,
+                               "header": json.dumps(t.header), "rows": json.dumps(t.rows), "note": t.note})
+        footnotes.extend({"edition": ed, "law": law.number, "provision": f.provision, "mark": f.mark,
+                          "text": f.text, "raw_text": f.raw_text} for f in law.footnotes)
+    db["provisions"].insert_all(provisions)
+    db["tables"].insert_all(tables)
+    db["footnotes"].insert_all(footnotes)
+    db["definitions"].insert_all({"edition": ed, "id": d.id, "term": d.term, "text": d.text,
+                                  "raw_text": d.raw_text, "ord": i} for i, d in enumerate(parsed.definitions))
+    db["sections"].insert_all({"edition": ed, "slug": s.slug, "title": s.title, "text": s.text,
+                               "raw_text": s.raw_text, "ord": i} for i, s in enumerate(parsed.sections))
+    db["topics"].insert_all({
+        "id": t.id, "edition": ed, "slug": t.slug, "title": t.title,
+        "parent": f"topic:{t.parent}" if t.parent else None, "ord": i, "markdown": t.markdown,
+        "raw_markdown": t.raw_markdown, "text": t.text,
+    } for i, t in enumerate(parsed.topics))
+    db["topic_laws"].insert_all({"topic": t.id, "law": n} for t in parsed.topics for n in t.laws)
+    db["fragments"].insert_all({
+        "source": src, "edition": ed, "kind": f.kind, "law": f.law, "term": f.term,
+        "provisions": json.dumps(f.provisions), "score": f.score, "date": f.date, "line": f.line,
+        "text": f.text,
+    } for f in parsed.fragments)
+    attested = sorted({f.law for f in parsed.fragments if f.kind == "law" and f.law})
+    db["attestations"].insert_all(({"edition": ed, "law": n, "source": src, "how": "fragment"}
+                                   for n in attested), ignore=True)
+    db["corrections"].insert_all([{
+        "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
+        "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
+    } for c in parsed.corrections] + [{
+        "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
+        "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 0,
+    } for c in parsed.uncertain])
+
+
+def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:
+    db["meta"].insert_all([{"key": k, "value": v} for k, v in meta.items()])
+    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+    db["provisions"].create_index(["edition", "law", "ord"])
+    db["refs"].create_index(["to_edition", "to_law"])
+    db["refs"].create_index(["edition", "from_law"])
+    db["topic_laws"].create_index(["law"])
+    db.conn.commit()
+    db.vacuum()
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open the store read-only: the web app never writes."""
+    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                           check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    return conn

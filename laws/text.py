@@ -1,0 +1,97 @@
+"""Repairs shared by every parser: mojibake, lost quote marks, whitespace.
+
+Each repair returns the repaired text *and* the `Correction`s it made, so the
+store always knows what the source really said.
+"""
+from __future__ import annotations
+
+import re
+
+import ftfy
+import ftfy.bad_codecs  # noqa: F401  registers the 'sloppy-windows-1251' codec
+
+from laws.model import Correction
+
+# UTF-8 bytes of a suit symbol read as Windows-1251: 'в™' then one letter.
+# ftfy's own codec undoes it; ftfy.fix_text does not try Cyrillic code pages on
+# text this short, so we find the runs ourselves and let the codec decode them.
+_CP1251_SUIT = re.compile("в™[ЈҐ¦\u00a0 ]")
+# Symbol-font private-use characters (Word's "insert symbol"): in the Symbol
+# font U+F0A7..U+F0AA are the four suits.  Also seen read as Windows-1251
+# ('п‚Є' is U+F0AA's UTF-8 bytes).
+_SYMBOL_FONT = {"\uf0a7": "♣", "\uf0a8": "♦", "\uf0a9": "♥", "\uf0aa": "♠"}
+_CP1251_PUA = re.compile("п‚[§Ё©Є]")
+
+
+def _decode_cp1251(run: str) -> str:
+    """'в™Ј' -> '♣'.  A run whose last byte was lost ('в™' + space: the NBSP
+    of '♠' became a plain space) is decoded with that byte restored."""
+    data = run.replace(" ", "\u00a0").encode("sloppy-windows-1251")
+    return data.decode("utf-8")
+
+
+def repair_mojibake(text: str, where: str = "") -> tuple[str, list[Correction]]:
+    corrections: list[Correction] = []
+
+    def fix(pattern: re.Pattern, decode, reason: str, text: str) -> str:
+        def sub(m: re.Match) -> str:
+            fixed = decode(m[0])
+            fixed = _SYMBOL_FONT.get(fixed, fixed)
+            corrections.append(Correction(m[0], fixed, reason, "mojibake", where))
+            return fixed
+        return pattern.sub(sub, text)
+
+    text = fix(_CP1251_SUIT, _decode_cp1251,
+               "suit symbol's UTF-8 bytes read as Windows-1251", text)
+    text = fix(_CP1251_PUA, lambda r: r.encode("sloppy-windows-1251").decode("utf-8"),
+               "Symbol-font suit character's UTF-8 bytes read as Windows-1251", text)
+    text = fix(re.compile("[\uf0a7-\uf0aa]"), lambda r: r,
+               "Symbol-font private-use character for a suit", text)
+    # Whatever else ftfy recognises (curly quotes as 'â€™' and the like).
+    fixed = ftfy.fix_text(text, normalization="NFC", uncurl_quotes=False, fix_line_breaks=False)
+    if fixed != text:
+        corrections.append(Correction(text, fixed, "mojibake repaired by ftfy", "mojibake", where))
+        text = fixed
+    return text, corrections
+
+
+# U+FFFD where the extraction lost a quote mark.  The closing mark usually
+# survived, so the lost one is its partner; otherwise a double quote.
+_LOST_QUOTE = re.compile("\ufffd")
+
+
+def repair_lost_quotes(text: str, where: str = "") -> tuple[str, list[Correction]]:
+    corrections: list[Correction] = []
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if ch != "\ufffd":
+            out.append(ch)
+            continue
+        before = text[i - 1] if i else " "
+        opening = not before.isalnum() and before not in ".,;:!?)]"
+        # find the mark that closes (or opened) this quotation
+        if opening:
+            single = "’" in text[i + 1:i + 60]
+        else:  # partner of the nearest opening mark already written
+            before_text = "".join(out[-60:])
+            single = before_text.rfind("‘") > before_text.rfind("“")
+        if opening:
+            mark = "‘" if single else "“"
+        else:
+            mark = "’" if single else "”"
+        out.append(mark)
+        corrections.append(Correction("\ufffd", mark, "quote mark lost in extraction (U+FFFD); restored to match its partner",
+                                      "mojibake", where))
+    return "".join(out), corrections
+
+
+def repair(text: str, where: str = "") -> tuple[str, list[Correction]]:
+    """All the character-level repairs, in order."""
+    text, a = repair_mojibake(text, where)
+    text, b = repair_lost_quotes(text, where)
+    return text, a + b
+
+
+def squash(text: str) -> str:
+    """Lines of one paragraph joined into one line; runs of spaces made one."""
+    return re.sub(r"[ \t\u00a0]+", " ", re.sub(r"\s*\n\s*", " ", text)).strip()

@@ -1,0 +1,1 @@
+"""The web app's blueprints, by area.  They only read the store (`laws.web.db`)."""

@@ -1,0 +1,59 @@
+"""The JSON API for editions, laws, definitions and the guide (CONTRACT.md)."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify
+
+from laws import queries
+from laws.web.db import get_db
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _public_law(law: dict) -> dict:
+    """The law as the API gives it: CONTRACT.md's fields first, then extras."""
+    return {
+        "edition": law["edition"], "number": law["number"], "title": law["title"],
+        "provisions": [{k: p[k] for k in ("id", "parent", "label", "heading", "text", "raw_text", "tables")}
+                       for p in law["provisions"]],
+        "references": [{k: r[k] for k in ("from", "to", "to_edition", "raw", "resolved", "reason")}
+                       for r in law["references"]],
+        "cited_by": [{k: r[k] for k in ("from", "to", "to_edition", "raw")} | {"edition": law["edition"]}
+                     for r in law["cited_by"]],
+        "guide": law["guide"], "checkers": law["checkers"],
+        "sources": [{"file": s["file"], "title": s["title"], "how": s["how"]} for s in law["sources"]],
+        "footnotes": [{k: f[k] for k in ("provision", "mark", "text")} for f in law["footnotes"]],
+        "section": law["section"],
+    }
+
+
+@bp.get("/editions")
+def editions():
+    return jsonify([{k: e[k] for k in ("id", "title", "year", "kind", "laws", "sources", "description",
+                                        "publisher", "family", "guide_to")}
+                    for e in queries.editions(get_db())])
+
+
+@bp.get("/laws/<edition>/<number>")
+def law(edition: str, number: str):
+    if not number.isdigit() or not 1 <= int(number) <= 999:
+        raise queries.NotFound(f"'{number}' is not a law number: laws are numbered 1 to 93.")
+    return jsonify(_public_law(queries.law(get_db(), edition, int(number))))
+
+
+@bp.get("/definitions/<edition>")
+def definitions(edition: str):
+    return jsonify([{k: d[k] for k in ("id", "term", "text")} for d in queries.definitions(get_db(), edition)])
+
+
+@bp.get("/guide")
+def guide():
+    return jsonify([{k: t[k] for k in ("id", "title", "laws", "parent")} for t in queries.guide(get_db())])
+
+
+@bp.get("/guide/<path:topic_id>")
+def topic(topic_id: str):
+    from laws.web.render import guide_html  # rendering lives with the pages
+
+    t = queries.topic(get_db(), topic_id)
+    return jsonify({"id": t["id"], "title": t["title"], "laws": t["laws"], "html": guide_html(t["markdown"]),
+                    "text": t["text"], "parent": t["parent"]})

@@ -1,0 +1,265 @@
+"""The rule checkers on the web: /api/checkers and /checkers/<id>.
+
+The JSON API takes the checker's input as JSON; the HTML form is built from
+the checker's JSON Schema and posts ordinary form fields, which are turned
+into the same input (lists are typed as words separated by spaces or commas).
+Both answer with the same result, explanation and cited provisions.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from flask import Blueprint, jsonify, render_template, request, url_for
+from werkzeug.routing import BuildError
+
+from laws.checkers import registry
+from laws.web.db import StoreMissing, get_db
+from laws.web.errors import BadRequest
+
+bp = Blueprint("checkers", __name__)
+
+
+def _error(status: int, message: str, field: str | None = None):
+    body = {"error": message}
+    if status == 400:
+        body["field"] = field
+    return jsonify(body), status
+
+
+# --- JSON --------------------------------------------------------------------
+
+@bp.get("/api/checkers")
+def api_list():
+    return jsonify([c.describe() for c in registry.all_checkers()])
+
+
+@bp.get("/api/checkers/<checker_id>")
+def api_describe(checker_id: str):
+    try:
+        c = registry.get(checker_id)
+    except registry.UnknownChecker as exc:
+        return _error(404, str(exc))
+    return jsonify(c.describe() | {"doc": c.doc})
+
+
+@bp.post("/api/checkers/<checker_id>")
+def api_run(checker_id: str):
+    try:
+        registry.get(checker_id)
+    except registry.UnknownChecker as exc:
+        return _error(404, str(exc))
+    if not request.is_json:
+        return _error(400, "Send the input as a JSON object, with the header Content-Type: application/json.")
+    payload = request.get_json(silent=True)
+    if payload is None and request.get_data(cache=True).strip() not in (b"null",):
+        return _error(400, "The request body is not valid JSON.")
+    try:
+        return jsonify(registry.run(checker_id, payload))
+    except BadRequest as exc:
+        return _error(400, str(exc), exc.field)
+
+
+# --- HTML --------------------------------------------------------------------
+
+def law_number(provision: str) -> int | None:
+    m = re.match(r"\d+", provision)
+    return int(m.group()) if m else None
+
+
+def provision_url(edition: str, provision: str) -> str:
+    """/<edition>/law/<number>#<provision id>, the anchor URL-encoded."""
+    number = law_number(provision)
+    anchor = quote(provision, safe="()'!$*+,;=:@")
+    try:
+        base = url_for("pages.law", edition=edition, number=number)
+    except BuildError:  # the pages blueprint names its law route differently, or not yet
+        base = f"{request.script_root}/{quote(edition)}/law/{number}"
+    return f"{base}#{anchor}"
+
+
+def _headings(edition: str, ids: list[str]) -> dict[str, str]:
+    """Provision headings from the store, when one is there to read."""
+    try:
+        db = get_db()
+    except (StoreMissing, OSError):
+        return {}
+    out = {}
+    for pid in ids:
+        row = db.execute("select p.heading, l.title from provisions p join laws l on l.edition = p.edition "
+                         "and l.number = p.law where p.edition = ? and p.id = ?", [edition, pid]).fetchone()
+        if row is not None:
+            out[pid] = row["heading"] or (row["title"] if law_number(pid) and str(law_number(pid)) == pid else "")
+    return out
+
+
+def cite_links(edition: str, ids: list[str]) -> list[dict]:
+    headings = _headings(edition, ids)
+    return [{"id": pid, "url": provision_url(edition, pid), "label": f"Law {pid}", "heading": headings.get(pid)}
+            for pid in ids]
+
+
+def _split(text: str, prop: dict) -> list[str]:
+    sep = prop.get("x-split")
+    parts = text.split(sep) if sep else re.split(r"[\s,;]+", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _number(text: str, integer: bool):
+    """A typed number as JSON would carry it; text that is no number is passed
+    on as it is, for the schema to reject with a message naming the field."""
+    t = text.strip().replace("−", "-")
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    if integer:
+        return t
+    try:
+        f = float(t)
+    except ValueError:
+        return t
+    return int(f) if f.is_integer() else f
+
+
+def form_to_input(c: registry.Checker, form) -> dict:
+    """The checker's input from HTML form fields, guided by its schema."""
+    data: dict = {}
+    for name, prop in c.input_schema.get("properties", {}).items():
+        kind = prop.get("type")
+        raw = form.get(name)
+        if kind == "boolean":
+            data[name] = raw in ("on", "true", "1", "yes")
+            continue
+        if raw is None:
+            continue
+        if kind == "array":
+            items = prop.get("items", {})
+            values = _split(raw, prop)
+            if items.get("type") in ("integer", "number"):
+                values = [_number(v, items["type"] == "integer") for v in values]
+            elif "enum" in items:
+                values = [v.upper() for v in values]
+            if values or name in c.input_schema.get("required", []):
+                data[name] = values
+            continue
+        if "enum" in prop:
+            if raw == "" and "" not in prop["enum"]:
+                continue
+            data[name] = raw
+            continue
+        if raw.strip() == "":
+            continue
+        if kind in ("integer", "number"):
+            data[name] = _number(raw, kind == "integer")
+        else:
+            data[name] = raw.strip()
+    return data
+
+
+def _field_value(prop: dict, value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return (", " if prop.get("x-split") == "," else " ").join(map(str, value))
+    return str(value)
+
+
+def _fields(c: registry.Checker, values: dict, error_field: str | None) -> list[dict]:
+    required = set(c.input_schema.get("required", []))
+    out = []
+    for name, prop in c.input_schema.get("properties", {}).items():
+        kind = prop.get("type")
+        value = values.get(name, prop.get("default"))
+        field = {"name": name, "label": prop.get("title", name).capitalize(), "help": prop.get("description"),
+                 "hint": prop.get("x-format-hint"), "required": name in required, "error": name == error_field,
+                 "value": _field_value(prop, value)}
+        if "enum" in prop:
+            labels = prop.get("x-labels", {})
+            field["widget"] = "select"
+            field["options"] = [{"value": v, "label": labels.get(v, v) if labels.get(v, v) == v or v == ""
+                                 else f"{v} — {labels[v]}", "selected": str(v) == field["value"]}
+                                for v in prop["enum"]]
+            field["blank"] = name not in required and "" not in prop["enum"] and "default" not in prop
+        elif kind == "boolean":
+            field["widget"] = "checkbox"
+            field["checked"] = bool(value)
+        elif kind in ("integer", "number"):
+            field["widget"] = "number"
+            field["step"] = "1" if kind == "integer" else "any"
+            field["min"] = prop.get("minimum")
+            field["max"] = prop.get("maximum")
+        else:
+            field["widget"] = "text"
+        out.append(field)
+    return out
+
+
+@bp.get("/checkers")
+def index():
+    checkers = [{"id": c.id, "title": c.title, "summary": c.summary,
+                 "cites": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()]}
+                for c in registry.all_checkers()]
+    return render_template("checkers/index.html", checkers=checkers)
+
+
+@bp.route("/checkers/<checker_id>", methods=["GET", "POST"])
+def page(checker_id: str):
+    try:
+        c = registry.get(checker_id)
+    except registry.UnknownChecker as exc:
+        return render_template("error.html", status=404, message=str(exc)), 404
+    form = request.form if request.method == "POST" else request.args
+    submitted = request.method == "POST" or bool(request.args)
+    values: dict = {}
+    outcome = error = None
+    error_field = None
+    status = 200
+    if submitted:
+        values = form_to_input(c, form)
+        try:
+            outcome = registry.run(c.id, values)
+        except BadRequest as exc:
+            error, error_field, status = str(exc), exc.field, 400
+    example_url = url_for("checkers.page", checker_id=c.id, **{
+        k: _field_value(c.input_schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
+        for k, v in c.example.items() if not (isinstance(v, bool) and not v)})
+    context = {
+        "checker": c, "fields": _fields(c, values, error_field), "error": error, "error_field": error_field,
+        "outcome": outcome, "example_url": example_url,
+        "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
+        "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()],
+        "rows": _rows(outcome["result"]) if outcome else [],
+    }
+    return render_template("checkers/checker.html", **context), status
+
+
+def _label(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+def _rows(result: dict) -> list[dict]:
+    """The result as label/value rows for a definition list."""
+    rows = []
+    for key, value in result.items():
+        rows.append({"label": _label(key), "value": _display(value)})
+    return rows
+
+
+def _display(value):
+    if value is None:
+        return "—"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, dict):
+        return [{"label": _label(k), "value": _display(v)} for k, v in value.items()]
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) and set(v) == {"name", "points"} for v in value):
+            return [{"label": v["name"].capitalize(), "value": str(v["points"])} for v in value]
+        if value and all(isinstance(v, dict) for v in value):
+            return ", ".join(" ".join(str(x) for x in v.values()) for v in value)
+        return ", ".join("—" if v is None else "yes" if v is True else "no" if v is False else str(v)
+                         for v in value) or "none"
+    return str(value)

@@ -1,0 +1,45 @@
+"""The store as the web app sees it: opened read-only, one connection per request."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app, g
+
+from laws import store
+from laws.build import current_store
+
+
+class StoreMissing(Exception):
+    """No store has been built yet."""
+
+
+def store_path() -> Path:
+    return current_store(Path(current_app.config["DATA_DIR"]))
+
+
+def build_dir() -> Path:
+    """The directory of the build being served (store and search index).  The
+    symlink is resolved once per request, so a rebuild swapped in mid-request
+    is picked up by the next one, never half-way."""
+    if "build_dir" not in g:
+        g.build_dir = store_path().resolve().parent
+    return g.build_dir
+
+
+def get_db():
+    if "db" not in g:
+        path = build_dir() / store.DB_NAME
+        if not path.exists():
+            raise StoreMissing(f"no store at {path}: run `flask --app app build`")
+        g.db = store.connect(path)
+    return g.db
+
+
+def close_db(_exc=None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def init_app(app) -> None:
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,365 @@
+"""The HTML pages (CONTRACT.md): home, contents, law, definitions, guide,
+sources, the jump box's target (/go) and the offline fallbacks.
+
+Each view reads the store through `laws.queries` and hands plain values to a
+template; turning text into HTML is `laws.web.render`'s job.
+"""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from laws import citations, queries
+from laws.web import chapters, render
+from laws.web.db import get_db
+from laws.web.site import cached
+
+bp = Blueprint("pages", __name__)
+
+
+# --- values shared by many pages (computed once per store) ---------------------
+
+def _editions() -> list[dict]:
+    return cached("editions", lambda: queries.editions(get_db()))
+
+
+def _edition(edition_id: str) -> dict:
+    for e in _editions():
+        if e["id"] == edition_id:
+            return e
+    queries.edition(get_db(), edition_id)  # raises NotFound with the known editions
+    raise queries.NotFound(f"There is no edition '{edition_id}'.")
+
+
+def _code_editions_newest_first() -> list[dict]:
+    """Code editions in the order the jump box tries them: newest first, and
+    duplicate before rubber in the same year."""
+    return sorted((e for e in _editions() if e["kind"] == "code"),
+                  key=lambda e: (-e["year"], e["family"] != "duplicate"))
+
+
+def _has_definitions(edition_id: str) -> bool:
+    return cached(f"has_defs:{edition_id}", lambda: get_db().execute(
+        "select 1 from definitions where edition = ? limit 1", [edition_id]).fetchone() is not None)
+
+
+def _terms(edition_id: str) -> render.Terms | None:
+    """The defined terms linked in this edition's text (see render's docstring
+    for which editions borrow another's definitions)."""
+    def compute():
+        ed = _edition(edition_id)
+        source = None
+        if _has_definitions(edition_id):
+            source = ed
+        elif ed["family"] == "duplicate" and ed["kind"] == "code":
+            others = [e for e in _editions() if e["family"] == ed["family"] and e["kind"] == "code"
+                      and _has_definitions(e["id"])]
+            if others:
+                source = min(others, key=lambda e: abs(e["year"] - ed["year"]))
+        if source is None:
+            return None
+        defs = queries.definitions(get_db(), source["id"])
+        note = "" if source["id"] == edition_id else f"definition in the {source['title']}"
+        return render.Terms(source["id"], {d["term"].lower(): d["id"] for d in defs}, note)
+    return cached(f"terms:{edition_id}", compute)
+
+
+def _topic_titles() -> dict[str, dict]:
+    return cached("topics", lambda: {t["id"]: t for t in queries.guide(get_db())})
+
+
+def _provision_set(edition_id: str, law: int) -> set[str]:
+    return {r[0] for r in get_db().execute(
+        "select id from provisions where edition = ? and law = ?", [edition_id, law])}
+
+
+# --- the jump box ------------------------------------------------------------------
+
+def resolve(query: str, edition_hint: str | None = None) -> str | None:
+    """The address a citation typed in the jump box goes to, or None when the
+    query is not a citation the store can answer.
+
+    The edition is the one the jump box was used on when it has the law, else
+    the newest code edition that has the exact provision, else the newest that
+    has the law (at the longest ancestor of the provision it has)."""
+    parsed = citations.parse(query or "")
+    if parsed is None:
+        return None
+    law, pid = parsed
+    with_law = [e for e in _code_editions_newest_first() if law in e["laws"]]
+    if not with_law:
+        return None
+    hinted = [e for e in with_law if e["id"] == edition_hint]
+    exact = [e for e in with_law if pid in _provision_set(e["id"], law)]
+    ed = (hinted or exact or with_law)[0]
+    have = _provision_set(ed["id"], law)
+    target = next((c for c in citations.candidates(pid) if c in have), str(law))
+    return render.law_url(ed["id"], law, target)
+
+
+@bp.get("/go")
+def go():
+    q = (request.args.get("q") or "").strip()
+    if not q:
+        return redirect(url_for("pages.home"))
+    url = resolve(q, request.args.get("edition"))
+    if url is None:
+        return redirect("/search?" + urlencode({"q": q}))
+    return redirect(url)
+
+
+# --- pages ---------------------------------------------------------------------------
+
+@bp.get("/")
+def home():
+    eds = _editions()
+    for e in eds:
+        e["has_definitions"] = _has_definitions(e["id"])
+    declared = {e["id"]: set(e["declared_laws"]) for e in eds}
+    checkers: dict[str, dict] = {}
+    for r in get_db().execute("select checker, title, provision from checker_cites order by checker"):
+        c = checkers.setdefault(r["checker"], {"checker": r["checker"], "title": r["title"], "numbers": set()})
+        m = re.match(r"\d+", r["provision"] or "")
+        if m:
+            c["numbers"].add(int(m[0]))
+    for c in checkers.values():
+        c["laws"] = law_ranges(sorted(c["numbers"]))
+    return render_template("home.html", editions=eds, coverage={e["id"]: coverage(e) for e in eds},
+                           declared=declared, guide=[t for t in _topic_titles().values()],
+                           checkers=list(checkers.values()))
+
+
+def coverage(e: dict) -> str:
+    """'Laws 33–40 only', 'Laws 1–93': what of the edition the corpus holds."""
+    if e["kind"] != "code":
+        return ""
+    if not e["laws"]:
+        return "not in the corpus"
+    text = law_ranges(e["laws"])
+    return text if len(e["laws"]) >= 93 else text + " only"
+
+
+def law_ranges(laws: list[int]) -> str:
+    """[1, 2, 3, 5] -> 'Laws 1–3, 5'."""
+    if not laws:
+        return "no laws"
+    laws = sorted(laws)
+    spans, start, prev = [], laws[0], laws[0]
+    for n in laws[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        spans.append(f"{start}–{prev}" if prev != start else f"{start}")
+        if n is not None:
+            start = prev = n
+    return ("Laws " if len(laws) > 1 else "Law ") + ", ".join(spans)
+
+
+@bp.get("/<edition>/")
+def contents(edition: str):
+    ed = _edition(edition)
+    if ed["kind"] != "code":
+        return redirect(url_for("pages.guide"))
+    laws = [dict(law, title=render.nice_title(law["title"])) for law in queries.law_titles(get_db(), edition)]
+    groups = chapters.group(edition, laws, _has_definitions(edition))
+    return render_template("contents.html", edition=ed, groups=groups, coverage=coverage(ed),
+                           front=queries.sections(get_db(), edition))
+
+
+@bp.get("/<edition>")
+def contents_no_slash(edition: str):
+    _edition(edition)
+    return redirect(url_for("pages.contents", edition=edition), 301)
+
+
+@bp.get("/<edition>/law/<number>")
+def law(edition: str, number: str):
+    if not number.isdigit() or not 1 <= int(number) <= 999:
+        m = re.fullmatch(r"(\d{1,2})(.+)", number)
+        if m and citations.parse(number):
+            return redirect(url_for("pages.go", q=number, edition=edition))
+        raise queries.NotFound(f"'{number}' is not a law number: laws are numbered 1 to 93.")
+    ed = _edition(edition)
+    number_i = int(number)
+    data = queries.law(get_db(), edition, number_i)
+    page = LawPage(ed, data, _terms(edition)).build()
+    return render_template("law.html", edition=ed, law=data, page=page, title=render.nice_title(data["title"]))
+
+
+class LawPage:
+    """Everything law.html shows, with the text already turned into HTML."""
+
+    def __init__(self, edition: dict, law: dict, terms: render.Terms | None):
+        self.edition, self.law, self.terms = edition, law, terms
+
+    def build(self) -> dict:
+        ed, law = self.edition, self.law
+        n = law["number"]
+        refs: dict[tuple[str, str], list[dict]] = {}
+        for r in law["references"]:
+            refs.setdefault((r["from"], r["field"]), []).append(r)
+        footnotes = []
+        marks: dict[str, list[tuple[str, str]]] = {}
+        for i, f in enumerate(law["footnotes"], 1):
+            anchor = f"fn{i}"
+            marks.setdefault(f["provision"], []).append((f["mark"], f"#{anchor}"))
+            footnotes.append({
+                "anchor": anchor, "mark": f["mark"], "provision": f["provision"],
+                "html": render.text_html(f["text"], refs.get((f["provision"], f"footnote:{f['mark']}")),
+                                         edition=ed["id"], law_number=n, terms=self.terms),
+                "raw_text": f["raw_text"] if f["raw_text"] and f["raw_text"] != f["text"] else None,
+            })
+        # a mark printed again in a later provision refers to the same footnote
+        # (rubber Law 64: '**' in (a), (b) and (c), one footnote under (a))
+        law_marks = {}
+        for f in footnotes:
+            law_marks.setdefault(f["mark"], f"#{f['anchor']}")
+        provisions = []
+        for p in law["provisions"]:
+            own = marks.get(p["id"], [])
+            own_marks = {m for m, _ in own}
+            p_marks = own + [(m, href) for m, href in law_marks.items() if m not in own_marks and m in (p["text"] or "")]
+            # longest marks first, so '**' is not read as two '*'
+            p_marks.sort(key=lambda mh: -len(mh[0]))
+            provisions.append({
+                **p,
+                "url": render.law_url(ed["id"], n, p["id"]),
+                "label_text": _label(p["label"]),
+                "html": render.text_html(p["text"], refs.get((p["id"], "text")), edition=ed["id"],
+                                         law_number=n, marks=p_marks, terms=self.terms),
+                "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
+            })
+        unresolved = [r for r in law["references"] if not r["resolved"]]
+        topics = _topic_titles()
+        cited_by = []
+        seen = set()
+        for r in law["cited_by"]:
+            key = (r["from"], r["to"])
+            if key in seen:
+                continue
+            seen.add(key)
+            src = r["from"]
+            if src.startswith("def:"):
+                href = render.definition_url(ed["id"], src)
+                label = src[4:]
+            else:
+                m = re.match(r"\d+", src)
+                href = render.law_url(ed["id"], int(m[0]), src) if m else "#"
+                label = render.cite_label(src)
+            cited_by.append({"href": href, "label": label, "to": r["to"],
+                             "to_href": "#" + render.frag(r["to"])})
+        others = [e for e in _editions() if e["kind"] == "code" and e["id"] != ed["id"] and n in e["laws"]]
+        other_editions = []
+        for e in others:
+            older, newer = sorted([e, ed], key=lambda x: x["year"])
+            other_editions.append({"edition": e, "href": render.law_url(e["id"], n),
+                                   "compare": f"/compare/{n}?" + urlencode({"from": older["id"], "to": newer["id"]})})
+        numbers = ed["laws"]
+        i = numbers.index(n)
+        checker_titles = {r["checker"]: r["title"] for r in get_db().execute(
+            "select checker, title from checker_cites where edition = ?", [ed["id"]])}
+        return {
+            "provisions": provisions, "footnotes": footnotes, "unresolved": unresolved,
+            "cited_by": cited_by,
+            "guide": [topics[t] for t in law["guide"] if t in topics],
+            "checkers": [{"id": c, "title": checker_titles.get(c, c)} for c in law["checkers"]],
+            "other_editions": other_editions,
+            "corrections": law["corrections"],
+            "has_raw": any(p["raw_text"] for p in provisions) or any(f["raw_text"] for f in footnotes),
+            "prev": numbers[i - 1] if i > 0 else None,
+            "next": numbers[i + 1] if i + 1 < len(numbers) else None,
+            "terms_note": self.terms.note if self.terms else None,
+        }
+
+
+def _label(label: str) -> str:
+    """How a provision's label is printed before its text: 'A.', '1.', '(b)'."""
+    label = (label or "").strip()
+    if not label or label.startswith("("):
+        return label
+    return label if label.endswith(".") else label + "."
+
+
+@bp.get("/<edition>/definitions")
+def definitions(edition: str):
+    ed = _edition(edition)
+    defs = queries.definitions(get_db(), edition)
+    if not defs:
+        raise queries.NotFound(f"The {ed['title']} in the corpus has no definitions."
+                               + (" The 2007 Laws have them." if edition != "2007" else ""))
+    refs: dict[str, list[dict]] = {}
+    for r in get_db().execute("select * from refs where edition = ? and field = 'definition'", [edition]):
+        refs.setdefault(r["from_id"], []).append(queries._ref(r))
+    terms = _terms(edition)
+    items = [{**d, "html": render.text_html(d["text"], refs.get(d["id"]), edition=edition, terms=terms,
+                                            skip_term=d["id"]),
+              "raw_text": d["raw_text"] if d["raw_text"] and d["raw_text"] != d["text"] else None}
+             for d in defs]
+    return render_template("definitions.html", edition=ed, definitions=items)
+
+
+@bp.get("/guide")
+def guide():
+    topics = list(_topic_titles().values())
+    eds = {e["id"]: e for e in _editions()}
+    guide_eds = [e for e in _editions() if e["kind"] == "guide"]
+    return render_template("guide.html", topics=topics, guide_editions=guide_eds, editions=eds)
+
+
+@bp.get("/guide/<path:topic_id>")
+def topic(topic_id: str):
+    if not topic_id.startswith("topic:"):
+        topic_id = "topic:" + topic_id
+    t = queries.topic(get_db(), topic_id)
+    guide_ed = _edition(t["edition"])
+    codes = _code_editions_newest_first()
+    preferred = guide_ed.get("guide_to")
+
+    def law_edition(n: int) -> str | None:
+        for e in sorted(codes, key=lambda e: e["id"] != preferred):
+            if n in e["laws"] and e["family"] == guide_ed["family"]:
+                return e["id"]
+        return None
+
+    by_title = {_norm_title(x["title"]): x["id"] for x in _topic_titles().values()}
+
+    def topic_for(name: str) -> str | None:
+        key = _norm_title(name)
+        for k in (key, key.rstrip("s"), key + "s"):
+            if k in by_title and by_title[k] != topic_id:
+                return url_for("pages.topic", topic_id=by_title[k])
+        return None
+
+    html = render.guide_html(t["markdown"], law_edition, topic_for)
+    laws = [{"number": n, "edition": law_edition(n)} for n in t["laws"]]
+    all_topics = list(_topic_titles())
+    i = all_topics.index(topic_id) if topic_id in all_topics else -1
+    nav = {"prev": _topic_titles()[all_topics[i - 1]] if i > 0 else None,
+           "next": _topic_titles()[all_topics[i + 1]] if 0 <= i < len(all_topics) - 1 else None}
+    return render_template("topic.html", topic=t, html=html, laws=laws, guide_edition=guide_ed, nav=nav,
+                           parent=_topic_titles().get(t["parent"]) if t["parent"] else None)
+
+
+def _norm_title(title: str) -> str:
+    title = re.sub(r"\[[^\]]*\]|[*_#]", "", title or "")
+    return re.sub(r"\s+", " ", title).strip().lower()
+
+
+@bp.get("/sources")
+def sources():
+    eds = {e["id"]: e for e in _editions()}
+    items = [dict(s, laws_text=law_ranges(json.loads(s["laws"] or "[]"))) for s in queries.sources(get_db())]
+    return render_template("sources.html", sources=items, editions=eds)
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("offline.html", search=False)
+
+
+@bp.get("/offline/search")
+def offline_search():
+    return render_template("offline.html", search=True)

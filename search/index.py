@@ -1,0 +1,151 @@
+"""Building the search index from the store (build time only).
+
+`build(db, out_dir)` is called by `laws.build` on the finished store of a new
+build; the index lands in `<build dir>/index`, and the whole build directory
+is switched in atomically, so a server never sees a half-written index.  The
+web app opens it read-only (`search.query`).
+
+One document per searchable thing:
+
+* every provision of every code edition: its heading, its own text (with its
+  tables and footnotes), and the title of its law (so "revoke" finds every
+  provision of Law 62 "Correction of a Revoke");
+* every definition (title = the term);
+* every topic of the guide (title = the topic's title).
+
+Besides the Whoosh index the directory holds `meta.json`: the editions (for
+choosing the newest edition of a cited provision and for the filter form) and
+the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
+and each word's term (so that highlighting need not analyse them again).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import quote
+
+from whoosh import index as whoosh_index
+from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+
+from search.analysis import analyzer, term, words
+
+INDEX_NAME = "laws"
+META = "meta.json"
+KINDS = ("law", "definition", "guide")  # the `kind` filter's values
+
+
+def schema() -> Schema:
+    text = analyzer()
+    return Schema(
+        key=ID(stored=True, unique=True),  # kind|edition|id
+        kind=ID(stored=True),
+        edition=ID(stored=True),
+        group=ID(stored=True),  # results of one group are shown together (see query.py)
+        law=NUMERIC(stored=True),
+        provision=STORED(),  # provision id, 'def:<term>' or 'topic:<slug>'
+        url=STORED(),
+        laws=STORED(),  # a guide topic's laws
+        ord=STORED(),
+        title=TEXT(analyzer=text, stored=True),
+        heading=TEXT(analyzer=text, stored=True),
+        text=TEXT(analyzer=text, stored=True),
+    )
+
+
+def law_url(edition: str, law: int, pid: str) -> str:
+    base = f"/{quote(edition)}/law/{law}"
+    return base if pid == str(law) else f"{base}#{quote(pid, safe='().')}"
+
+
+def definition_url(edition: str, def_id: str) -> str:
+    return f"/{quote(edition)}/definitions#{quote(def_id, safe=':().')}"
+
+
+def topic_url(topic_id: str) -> str:
+    return f"/guide/{quote(topic_id, safe=':')}"
+
+
+def _documents(db):
+    editions = {r["id"]: r for r in db["editions"].rows}
+    law_titles = {(r["edition"], r["number"]): r["title"] or "" for r in db["laws"].rows}
+    extra: dict[tuple[str, str], list[str]] = {}
+    for t in db["tables"].rows_where(order_by="edition, provision, ord"):
+        cells = [t["caption"] or ""] + json.loads(t["header"] or "[]")
+        for row in json.loads(t["rows"] or "[]"):
+            cells += [str(c) for c in row]
+        extra.setdefault((t["edition"], t["provision"]), []).append(" ".join(c for c in cells if c))
+    for f in db["footnotes"].rows_where(order_by="edition, provision, id"):
+        extra.setdefault((f["edition"], f["provision"]), []).append(f["text"] or "")
+
+    for p in db["provisions"].rows_where(order_by="edition, ord"):
+        ed = editions[p["edition"]]
+        text = "\n\n".join([p["text"] or ""] + extra.get((p["edition"], p["id"]), [])).strip()
+        yield dict(
+            key=f"law|{p['edition']}|{p['id']}", kind="law", edition=p["edition"],
+            group=f"{ed['family'] or ed['id']}:{p['law']}", law=p["law"], provision=p["id"],
+            url=law_url(p["edition"], p["law"], p["id"]), ord=p["ord"],
+            title=law_titles.get((p["edition"], p["law"]), ""), heading=p["heading"] or "", text=text,
+        )
+    for d in db["definitions"].rows_where(order_by="edition, ord"):
+        yield dict(
+            key=f"definition|{d['edition']}|{d['id']}", kind="definition", edition=d["edition"],
+            group=f"definition:{d['term'].lower()}", provision=d["id"], url=definition_url(d["edition"], d["id"]),
+            ord=d["ord"], title=d["term"], heading="", text=d["text"] or "",
+        )
+    topic_laws: dict[str, list[int]] = {}
+    for r in db["topic_laws"].rows_where(order_by="topic, law"):
+        topic_laws.setdefault(r["topic"], []).append(r["law"])
+    for t in db["topics"].rows_where(order_by="edition, ord"):
+        yield dict(
+            key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
+            provision=t["id"], url=topic_url(t["id"]), laws=topic_laws.get(t["id"], []), ord=t["ord"],
+            title=t["title"] or "", heading="", text=t["text"] or "",
+        )
+
+
+def _editions(db) -> list[dict]:
+    return [{"id": r["id"], "title": r["title"], "year": r["year"], "kind": r["kind"],
+             "family": r["family"] or r["id"]}
+            for r in db["editions"].rows_where(order_by="ord")]
+
+
+def build(db, out_dir: Path) -> Path:
+    """Index the store `db` (a sqlite_utils.Database) into `out_dir`.
+
+    The index is written into a sibling directory and renamed into place
+    when complete, so even outside a build `out_dir` is never half-written."""
+    t0 = time.perf_counter()
+    out_dir = Path(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir.with_name(f".{out_dir.name}-tmp-{os.getpid()}-{time.monotonic_ns()}")
+    tmp.mkdir()
+    try:
+        ix = whoosh_index.create_in(str(tmp), schema(), indexname=INDEX_NAME)
+        writer = ix.writer(procs=1, limitmb=128)
+        vocabulary: Counter[str] = Counter()
+        count = 0
+        for doc in _documents(db):
+            writer.add_document(**doc)
+            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"])))
+                              if w.isalpha() and len(w) > 1)
+            count += 1
+        writer.commit(optimize=True)
+        meta = {"editions": _editions(db), "documents": count, "vocabulary": dict(vocabulary.most_common()),
+                "terms": {w: term(w) for w in vocabulary},
+                "seconds": round(time.perf_counter() - t0, 3)}
+        (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        if out_dir.exists():  # outside a build only: move the old index aside first
+            old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
+            out_dir.rename(old)
+            tmp.rename(out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            tmp.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out_dir

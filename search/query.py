@@ -1,0 +1,427 @@
+"""Answering a search: citations first, then ranked, grouped, highlighted results.
+
+    Searcher.open(index_dir).search("partner hesitated", edition=None, kind=None, limit=10, page=1)
+
+returns the dict /api/search serves (CONTRACT.md, with a few additions):
+
+    {"query", "results": [{"edition", "law", "provision", "title", "heading", "kind",
+                           "match", "snippet", "url", "more": [...]}],
+     "suggestion", "message", "total", "page", "pages", "limit"}
+
+How a query is answered:
+
+1. A citation in any common form (27B1, L27B1, law 27 b 1, 12C1b, Law 40B2(a)(v),
+   64) puts that provision first: from the edition filtered on, else from the
+   newest code edition that has it.  A provision an edition lacks falls back
+   to its nearest ancestor (27B9 -> 27B).
+2. The words are analysed as the index was (search/analysis.py).  A word the
+   corpus lacks is replaced by the nearest word of the corpus's own vocabulary
+   (fewest edits, then most frequent), which is searched and offered as
+   `suggestion`.  The directors' vocabulary (search/synonyms.txt) adds its
+   expansions.
+3. Ranking: Whoosh's BM25F score of each term in each field, weighted
+   heading x3, law title x2, text x1.  Each word of the query (a "slot", with
+   its expansions) scores its best field and alternative, plus a little of the
+   others; a document scores the sum over the slots, scaled by the share of
+   the slots it matches, doubled when it matches them all, and raised again
+   when the words stand together as a phrase.  So several-word questions
+   favour the provisions that answer all of them, and a one-word query works
+   as plain BM25F.  Guide topics and codes of another family (rubber bridge)
+   weigh a little less, so the Laws of Duplicate Bridge come first on a tie.
+   The scores are combined here rather than by Whoosh's query objects: the
+   index is small and never changes under a Searcher, so each term's postings
+   are read once and cached, which keeps a search to a few milliseconds.
+4. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
+   are one group, both being duplicate codes), per definition or per guide
+   topic, headed by its best provision; the group's other matching provisions
+   are listed under `more`.  So one law never fills the page.
+5. Snippets: the window of the text with the most matched words, the matches
+   in <mark>, everything else escaped.
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup, escape
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+from whoosh import index as whoosh_index
+
+from laws import citations
+from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
+from search.index import INDEX_NAME, KINDS, META
+from search.synonyms import Slot, synonyms
+
+FIELDS = (("heading", 3.0), ("title", 2.0), ("text", 1.0))
+FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
+ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
+PHRASE_BONUS = 0.5  # ... and this much more when they stand together
+KIND_WEIGHT = {"law": 1.0, "definition": 1.0, "guide": 0.85}
+OTHER_FAMILY_WEIGHT = 0.85  # rubber bridge, when searching all editions
+MAX_QUERY_CHARS = 300
+MAX_TERMS = 24
+MORE_PER_GROUP = 3
+SNIPPET_CHARS = 220
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+_CITED = float("inf")
+
+
+class IndexMissing(Exception):
+    """There is no search index where one was expected."""
+
+
+@dataclass
+class Prepared:
+    text: str  # the query as searched (cleaned, maybe shortened)
+    slots: list[Slot]
+    corrections: dict[str, str]  # typed word -> corrected word(s)
+    suggestion: str | None
+    message: str | None
+
+
+class Searcher:
+    """The index of one build, opened read-only.  `Searcher.open(path)` caches by
+    path: a rebuild lives in a new build directory, hence a new Searcher, and
+    the old one keeps answering the requests that began before the switch."""
+
+    _cache: "OrderedDict[str, Searcher]" = OrderedDict()
+    _cache_lock = threading.Lock()
+    CACHE_SIZE = 3
+
+    def __init__(self, index_dir: Path):
+        self.path = Path(index_dir)
+        if not whoosh_index.exists_in(str(self.path), indexname=INDEX_NAME):
+            raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
+        self.ix = whoosh_index.open_dir(str(self.path), indexname=INDEX_NAME, readonly=True)
+        meta = json.loads((self.path / META).read_text(encoding="utf-8"))
+        self.editions: list[dict] = meta["editions"]
+        self.edition_by_id = {e["id"]: e for e in self.editions}
+        self.vocabulary: dict[str, int] = meta["vocabulary"]
+        remember_terms(meta.get("terms", {}))
+        self._vocab_by_len: dict[int, list[str]] = {}
+        for w in self.vocabulary:
+            self._vocab_by_len.setdefault(len(w), []).append(w)
+        self._local = threading.local()
+        self._post_cache: dict = {}
+        # newest code editions first: where a citation with no edition goes
+        self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
+                                    key=lambda e: e["year"], reverse=True)
+        self.main_family = self.code_editions[0]["family"] if self.code_editions else None
+        # what ranking and grouping need of every document, by document number
+        self.docs: list[dict] = []
+        self.by_key: dict[str, int] = {}
+        reader = self.whoosh.reader()
+        for d in range(reader.doc_count_all()):
+            f = reader.stored_fields(d)
+            fam = self.edition_by_id.get(f["edition"], {}).get("family")
+            self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
+                              "ord": f.get("ord") or 0, "family": fam})
+            self.by_key[f["key"]] = d
+
+    @classmethod
+    def open(cls, index_dir: Path) -> "Searcher":
+        key = str(Path(index_dir).resolve())
+        with cls._cache_lock:
+            found = cls._cache.get(key)
+            if found is not None:
+                cls._cache.move_to_end(key)
+                return found
+        searcher = cls(Path(key))
+        with cls._cache_lock:
+            cls._cache[key] = searcher
+            while len(cls._cache) > cls.CACHE_SIZE:
+                cls._cache.popitem(last=False)
+        return searcher
+
+    @property
+    def whoosh(self):
+        """A Whoosh searcher for this thread (they are not shared between threads)."""
+        s = getattr(self._local, "searcher", None)
+        if s is None:
+            s = self._local.searcher = self.ix.searcher()
+        return s
+
+    # --- the query --------------------------------------------------------------
+
+    def prepare(self, q: str) -> Prepared:
+        message = None
+        text = unicodedata.normalize("NFKC", _CONTROL.sub(" ", q or "")).strip()
+        if len(text) > MAX_QUERY_CHARS:
+            text = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
+            message = f"Your query was long: only its first {len(text)} characters were searched."
+        corrections: dict[str, str] = {}
+        query_terms: list[str] = []
+        for m in WORD.finditer(text):
+            word = m[0].lower()
+            t = term(word)
+            if t is None:
+                continue
+            if not self._known(word, t):
+                fix = self._correct(word)
+                if fix:
+                    corrections[word] = fix
+                    # a word is corrected only when the index lacks it, so
+                    # searching the typed form as well would add nothing
+                    fixed = [x for x in (term(w) for w in fix.split()) if x]
+                    if fixed:
+                        query_terms.extend(fixed)
+                        continue
+            query_terms.append(t)
+            if len(query_terms) >= MAX_TERMS:
+                message = message or f"Only the first {MAX_TERMS} words of your query were searched."
+                break
+        slots = synonyms().expand(query_terms[:MAX_TERMS])
+        suggestion = None
+        if corrections:
+            suggestion = WORD.sub(lambda m: corrections.get(m[0].lower(), m[0]), text)
+        return Prepared(text, slots, corrections, suggestion, message)
+
+    def _known(self, word: str, t: str) -> bool:
+        if word in self.vocabulary or len(word) <= 2 or not word.isalpha() or word in NUMBER_WORDS:
+            return True
+        if synonyms().known(t):
+            return True
+        reader = self.whoosh.reader()
+        return any((f, t) in reader for f, _ in FIELDS)
+
+    def _correct(self, word: str) -> str | None:
+        """The corpus word nearest `word`: fewest edits (a swap of two letters is
+        one edit; at most one edit for words of up to five letters, two for
+        longer ones), then the most frequent; or two corpus words run together
+        ('nonoffending'); None when nothing is near enough."""
+        if not word.isalpha() or len(word) < 3:
+            return None
+        most = 1 if len(word) <= 5 else 2
+        pool = [w for n in range(len(word) - most, len(word) + most + 1) for w in self._vocab_by_len.get(n, ())]
+        best = None
+        for cand, dist, _ in process.extract(word, pool, scorer=OSA.distance, score_cutoff=most, limit=None):
+            rank = (dist, -self.vocabulary[cand], cand)
+            if best is None or rank < best[0]:
+                best = (rank, cand)
+        if best:
+            return best[1]
+        for i in range(2, len(word) - 2):
+            a, b = word[:i], word[i:]
+            if a in self.vocabulary and b in self.vocabulary:
+                return f"{a} {b}"
+        return None
+
+    # --- scoring -------------------------------------------------------------------
+
+    def _postings(self, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
+        """BM25F score and positions of term `t` in `field`, by document number.
+        The index never changes under a Searcher, so they are cached."""
+        key = (field, t)
+        found = self._post_cache.get(key)
+        if found is not None:
+            return found
+        scores: dict[int, float] = {}
+        positions: dict[int, tuple] = {}
+        s = self.whoosh
+        if key in s.reader():
+            m = s.postings(field, t)
+            while m.is_active():
+                d = m.id()
+                scores[d] = m.score()
+                positions[d] = tuple(m.value_as("positions"))
+                m.next()
+        if len(self._post_cache) > 50_000:
+            self._post_cache.clear()
+        self._post_cache[key] = found = (scores, positions)
+        return found
+
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int) -> dict[int, float]:
+        """Documents with every term of `phrase` in `field`: the sum of the
+        terms' scores, halved unless they stand in order at most `slop` apart."""
+        posts = [self._postings(field, t) for t in phrase]
+        docs = set(posts[0][0])
+        for sc, _ in posts[1:]:
+            docs &= sc.keys()
+        out = {}
+        for d in docs:
+            total = sum(sc[d] for sc, _ in posts)
+            out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
+        return out
+
+    def _together(self, field: str, phrase: tuple[str, ...], slop: int) -> set[int]:
+        posts = [self._postings(field, t) for t in phrase]
+        docs = set(posts[0][0])
+        for sc, _ in posts[1:]:
+            docs &= sc.keys()
+        return {d for d in docs if _in_order([pos[d] for _, pos in posts], slop)}
+
+    def score(self, slots: list[Slot]) -> dict[int, float]:
+        """Document number -> score of the query (see the module docstring)."""
+        n = len(slots)
+        totals: dict[int, float] = {}
+        matched: dict[int, int] = {}
+        for slot in slots:
+            best: dict[int, float] = {}
+            summed: dict[int, float] = {}
+            for phrase, weight in slot.all():
+                for field, boost in FIELDS:
+                    scores = (self._postings(field, phrase[0])[0] if len(phrase) == 1
+                              else self._phrase(field, phrase, slop=1))
+                    f = boost * weight
+                    for d, sc in scores.items():
+                        v = sc * f
+                        summed[d] = summed.get(d, 0.0) + v
+                        if v > best.get(d, 0.0):
+                            best[d] = v
+            for d, b in best.items():
+                totals[d] = totals.get(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
+                matched[d] = matched.get(d, 0) + 1
+        if n > 1:
+            for d in totals:
+                totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
+            flat = tuple(t for s in slots for t in s.typed)
+            together: set[int] = set()
+            for field, _ in FIELDS:
+                together |= self._together(field, flat, slop=2)
+            for d in together:
+                totals[d] *= 1 + PHRASE_BONUS
+        return totals
+
+    # --- citations ----------------------------------------------------------------
+
+    def cited(self, q: str, edition: str | None) -> int | None:
+        """The document number of the provision `q` cites, or None."""
+        parsed = citations.parse(q)
+        if not parsed:
+            return None
+        _law, pid = parsed
+        eds = [e for e in self.code_editions if e["id"] == edition] if edition else self.code_editions
+        for cand in citations.candidates(pid):
+            for e in eds:
+                d = self.by_key.get(f"law|{e['id']}|{cand}")
+                if d is not None:
+                    return d
+        return None
+
+    # --- the search -------------------------------------------------------------------
+
+    def search(self, q: str, edition: str | None = None, kind: str | None = None,
+               limit: int = 10, page: int = 1) -> dict:
+        if edition is not None and edition not in self.edition_by_id:
+            raise ValueError(f"there is no edition '{edition}'")
+        if kind is not None and kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}")
+        prepared = self.prepare(q)
+        out = {"query": prepared.text, "results": [], "suggestion": prepared.suggestion,
+               "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
+
+        cited = self.cited(prepared.text, edition) if kind in (None, "law") else None
+        if not prepared.slots and cited is None:
+            out["message"] = out["message"] or ("Type a citation such as 27B1, or some words "
+                                                "such as: lead out of turn.")
+            return out
+
+        groups: "OrderedDict[str, list[tuple[float, int]]]" = OrderedDict()
+        if cited is not None:
+            groups[self.docs[cited]["group"]] = [(_CITED, cited)]
+        if prepared.slots:
+            scored = []
+            for d, score in self.score(prepared.slots).items():
+                doc = self.docs[d]
+                if (edition and doc["edition"] != edition) or (kind and doc["kind"] != kind) or d == cited:
+                    continue
+                weight = KIND_WEIGHT.get(doc["kind"], 1.0)
+                if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
+                    weight *= OTHER_FAMILY_WEIGHT
+                scored.append((score * weight, -doc["ord"], d))
+            scored.sort(reverse=True)
+            for score, _, d in scored:
+                groups.setdefault(self.docs[d]["group"], []).append((score, d))
+
+        ordered = list(groups.values())
+        terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
+        out["total"] = len(ordered)
+        out["pages"] = (len(ordered) + limit - 1) // limit
+        for members in ordered[(page - 1) * limit: page * limit]:
+            out["results"].append(self._result(members, terms_set))
+        if not out["results"] and not out["message"]:
+            out["message"] = ("There are no more results: this page is past the last one." if ordered else
+                              "Nothing found. Try other words, or a citation such as 27B1.")
+        return out
+
+    def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
+        reader = self.whoosh.reader()
+        score, d = members[0]
+        doc = reader.stored_fields(d)
+        result = {"edition": doc["edition"], "law": doc.get("law"), "provision": doc["provision"],
+                  "title": doc.get("title") or "", "heading": doc.get("heading") or "", "kind": doc["kind"],
+                  "match": "citation" if score == _CITED else "words",
+                  "snippet": str(snippet(doc.get("text") or "", terms_set)), "url": doc["url"]}
+        if doc["kind"] == "guide":
+            result["laws"] = list(doc.get("laws") or [])
+        more = []
+        for _, other in members[1:1 + MORE_PER_GROUP]:
+            o = reader.stored_fields(other)
+            more.append({"edition": o["edition"], "provision": o["provision"],
+                         "heading": o.get("heading") or "", "url": o["url"]})
+        result["more"] = more
+        result["more_count"] = max(0, len(members) - 1 - MORE_PER_GROUP)
+        return result
+
+
+def _in_order(positions: list[tuple], slop: int) -> bool:
+    """True when some occurrence of each term follows the previous one by at
+    most 1 + slop positions."""
+    for start in positions[0]:
+        prev, ok = start, True
+        for pos in positions[1:]:
+            nxt = next((p for p in pos if prev < p <= prev + 1 + slop), None)
+            if nxt is None:
+                ok = False
+                break
+            prev = nxt
+        if ok:
+            return True
+    return False
+
+
+# --- snippets -----------------------------------------------------------------
+
+def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS) -> Markup:
+    """The window of `text` with the most different query terms, the matches
+    in <mark>, everything else escaped."""
+    text = text.strip()
+    if not text:
+        return Markup("")
+    hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set] if terms_set else []
+    start = 0
+    if hits:
+        best, best_n, j = hits[0][0], 0, 0
+        for i, (a, _, _) in enumerate(hits):
+            j = max(j, i)
+            while j + 1 < len(hits) and hits[j + 1][1] - a <= size:
+                j += 1
+            n = len({t for _, _, t in hits[i:j + 1]})
+            if n > best_n:
+                best, best_n = a, n
+        start = max(0, best - 40)
+        if start:
+            space = text.rfind(" ", 0, start)
+            start = space + 1 if space >= 0 and start - space < 20 else start
+    end = min(len(text), start + size)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + size // 2 else end
+    parts = [Markup("…") if start else Markup("")]
+    pos = start
+    for a, b, _ in hits:
+        if a < pos or b > end:
+            continue
+        parts.append(escape(text[pos:a]))
+        parts.append(Markup("<mark>%s</mark>") % text[a:b])
+        pos = b
+    parts.append(escape(text[pos:end]))
+    if end < len(text):
+        parts.append(Markup("…"))
+    return Markup("").join(parts)

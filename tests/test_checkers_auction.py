@@ -1,0 +1,145 @@
+"""The auction checker: Laws 17-22 (procedure), and the inadmissible calls of
+Laws 27 and 35-39 (expected values read from the 2007 text in corpus/)."""
+from __future__ import annotations
+
+import pytest
+
+from laws.checkers import registry
+from laws.web.errors import BadRequest
+
+
+def auction(calls, dealer="N", **extra):
+    if isinstance(calls, str):
+        calls = calls.split()
+    return registry.run("auction", {"dealer": dealer, "calls": calls, **extra})
+
+
+def test_contract_example():
+    # CONTRACT.md: 1H P 1S X XX P P P from North
+    out = auction("1H P 1S X XX P P P")
+    r = out["result"]
+    assert {k: r[k] for k in ("complete", "legal", "contract", "declarer", "next")} == {
+        "complete": True, "legal": True, "contract": "1SXX", "declarer": "S", "next": None}
+    assert r["irregularity"] is None
+    assert {"17B", "17C", "22A2", "19A1", "19B1", "19D"} <= set(out["cites"])
+
+
+def test_declarer_is_first_of_the_side_to_name_the_strain():
+    # Definitions ('Declarer'): the player who, for the side that makes the
+    # final bid, first bid the denomination named in it.  N opens 1H, S raises
+    # to 4H: North declares (a standard textbook case).
+    r = auction("1H P 4H P P P")["result"]
+    assert (r["contract"], r["declarer"]) == ("4H", "N")
+    # E bids spades first for EW, W bids them last: East declares
+    r = auction("1C 1S 2C 2D P 2S P P P")["result"]
+    assert (r["contract"], r["declarer"]) == ("2S", "E")
+    # the other side's earlier spade bid does not count
+    r = auction("1S 2S P 3S P P P", dealer="E")["result"]  # E 1S, S 2S, W P, N 3S
+    assert (r["contract"], r["declarer"]) == ("3S", "S")
+
+
+def test_passed_out():
+    # Law 22A1: all four players pass; Law 77: each side scores zero
+    out = auction("P P P P", dealer="W")
+    r = out["result"]
+    assert r["complete"] and r["legal"] and r["passed_out"]
+    assert r["contract"] is None and r["declarer"] is None and r["next"] is None
+    assert "22A1" in out["cites"]
+
+
+@pytest.mark.parametrize("calls, dealer, nxt", [
+    ("", "N", "N"),              # Law 17B: the dealer calls first
+    ("P P P", "E", "N"),         # three passes from the start do not end it (22A1 needs four)
+    ("1NT P P", "S", "E"),       # 17C: clockwise
+    ("1NT P P X", "S", "S"),
+])
+def test_incomplete_auction_and_who_calls_next(calls, dealer, nxt):
+    r = auction(calls, dealer=dealer)["result"]
+    assert r["complete"] is False and r["legal"] is True and r["next"] == nxt
+
+
+@pytest.mark.parametrize("calls, index, law, problem_word", [
+    ("1S 1H", 1, "27", "insufficient"),          # 18D, 27: fails to supersede
+    ("1S 1S", 1, "27", "insufficient"),          # same level and strain
+    ("2NT P 2S", 2, "27", "insufficient"),
+    ("X", 0, "36", "no bid"),                   # 19A1: nothing to double
+    ("1H P X", 2, "36", "partner"),             # doubling partner's bid
+    ("1H X P X", 3, "36", "already doubled"),
+    ("1H XX", 1, "36", "no double"),            # 19B1: nothing to redouble
+    ("1H X P XX", 3, "36", "partner"),          # redoubling partner's double
+    ("1H X XX XX", 3, "36", "already redoubled"),
+    ("8C", 0, "38", "more than seven"),         # 38
+    ("7NT P P P P", 4, "39", "after the final pass"),  # 39
+    ("P P P P 1C", 4, "39", "after the final pass"),
+])
+def test_each_irregularity_names_the_law(calls, index, law, problem_word):
+    out = auction(calls)
+    irr = out["result"]["irregularity"]
+    assert out["result"]["legal"] is False
+    assert irr["index"] == index and irr["law"] == law
+    assert problem_word in irr["problem"]
+    assert law in out["cites"] and f"Law {law}" in out["explanation"]
+
+
+def test_law_35_item_is_cited_with_the_law():
+    # 2007 Law 35: 1. doubles not permitted by 19 (Law 36); 2. a player required
+    # to pass (37); 3. more than seven (38); 4. after the final pass (39)
+    assert "35.1" in auction("X")["cites"]
+    assert "35.3" in auction("8NT")["cites"]
+    assert "35.4" in auction("P P P P P")["cites"]
+    assert "35.2" in auction("1C X", required_to_pass=["E"])["cites"]
+
+
+def test_player_required_to_pass():
+    # Law 37: a bid, double or redouble by a player required to pass
+    out = auction("1C 1H", required_to_pass=["E"])
+    irr = out["result"]["irregularity"]
+    assert (irr["index"], irr["law"], irr["player"]) == (1, "37", "E")
+    assert auction("1C P 1H", required_to_pass=["E"])["result"]["legal"] is True
+    # a double contrary to Law 19A1 is Law 36's, not 37's (Law 37A)
+    assert auction("1C 1D P X", required_to_pass=["W"])["result"]["irregularity"]["law"] == "36"
+    # a legal double by a player required to pass is Law 37
+    assert auction("1C X", required_to_pass=["E"])["result"]["irregularity"]["law"] == "37"
+
+
+def test_first_irregularity_only_and_state_before_it():
+    r = auction("1H 1C 8S")["result"]
+    assert r["irregularity"]["index"] == 1
+    assert r["complete"] is False and r["last_bid"] == "1H"
+
+
+def test_call_after_final_pass_keeps_the_contract():
+    r = auction("1NT P P P 2C")["result"]
+    assert r["complete"] is True and r["contract"] == "1NT" and r["declarer"] == "N"
+    assert r["irregularity"]["law"] == "39"
+
+
+def test_double_superseded_by_a_later_bid():
+    # Law 19C: a double is superseded by a subsequent legal bid
+    r = auction("1H X 2H P P P")["result"]
+    assert r["contract"] == "2H"
+
+
+@pytest.mark.parametrize("spelling, normal", [
+    ("pass", "P"), ("Pass", "P"), ("dbl", "X"), ("D", "X"), ("rdbl", "XX"), ("R", "XX"),
+    ("1n", "1NT"), ("3♠", "3S"), ("2 nt", "2NT"),
+])
+def test_call_spellings(spelling, normal):
+    calls = ["1H", "X", spelling] if normal == "XX" else ["1C", spelling] if normal == "X" else [spelling]
+    r = auction(calls)["result"]
+    assert r["legal"] is True
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"dealer": "Q", "calls": []}, "dealer"),
+    ({"dealer": "N", "calls": ["1H", "bogus"]}, "calls"),
+    ({"dealer": "N", "calls": ["0C"]}, "calls"),
+    ({"dealer": "N", "calls": "1H P"}, "calls"),
+    ({"dealer": "N", "calls": [1]}, "calls"),
+    ({"dealer": "N"}, "calls"),
+    ({"dealer": "N", "calls": [], "required_to_pass": ["X"]}, "required_to_pass"),
+])
+def test_auction_bad_input(data, field):
+    with pytest.raises(BadRequest) as info:
+        registry.run("auction", data)
+    assert info.value.field == field
