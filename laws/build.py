@@ -149,13 +149,13 @@ def parse_all(corpus_dir: Path) -> tuple[manifest_mod.Manifest, list[ParsedSourc
 # Steps that run on the finished store, each given (db, build directory).
 # Search indexing and edition comparison register here; each is fast and pure
 # build-time work.
-def _after_store_steps():
+def _after_store_steps(corpus_dir: Path):
     from laws import compare  # noqa: WPS433 (imported late: optional heavy deps)
     from laws.checkers import registry
     from search import index
     return [
         ("checker links", lambda db, out: registry.write_links(db)),
-        ("comparisons", lambda db, out: compare.build(db)),
+        ("comparisons", lambda db, out: compare.build(db, corpus_dir)),
         ("search index", lambda db, out: index.build(db, out / "index")),
     ]
 
@@ -182,7 +182,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
             store.write_parsed(db, parsed)
         refs = references.build(db)
         db.conn.commit()
-        for _name, step in _after_store_steps():
+        for _name, step in _after_store_steps(corpus_dir):
             step(db, tmp)
         store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                           "corrections_file": CORRECTIONS})

@@ -64,11 +64,14 @@ _LAWS = re.compile(
 _ITEM = re.compile(rf"{_ONE}")
 # '(a), (b) and (c) of Law 42'
 _OF_LAW = re.compile(r"(?P<items>\((?:[a-z])\)(?:\s*(?:,|and|or)\s*\([a-z]\))*)\s+of\s+Law\s+(?P<law>\d{1,2})\b")
-# relative: 'see C1(d)', 'see B2(a)(v) above', 'C2 below', 'A and B above', 'under A'
+# relative: 'see C1(d)', 'see B2(a)(v) above', 'C2 below', 'A and B above', 'see D following'
 _RELATIVE = re.compile(
     r"""(?:\b(?:see|under|in|of|with|per|and|from)\s+|\[\s*and\s+see\s+)
         (?P<path>[A-H](?:\d{1,2})?(?:\s?\((?:[a-z]|[ivx]{1,4})\))*)(?![A-Za-z0-9])
-        (?=\s*(?:above|below|\)|\]|,|;|\.|$|(?:and|or)\s+[A-H]\b))""", re.X)
+        (?=\s*(?:above|below|following|\)|\]|,|;|\.|$|(?:and|or)\s+[A-H]\b))""", re.X)
+# relative to the current lettered section: 'see 4 following', 'see 3 above'
+_RELATIVE_NUMBER = re.compile(
+    r"""\bsee\s+(?P<path>\d{1,2}(?:\s?\((?:[a-z]|[ivx]{1,4})\))*)\s+(?=above|below|following)""", re.X)
 
 
 def find(text: str) -> list[Cite]:
@@ -110,12 +113,13 @@ def find(text: str) -> list[Cite]:
                     for between in range(law + 1, int(nxt["law"])):
                         add(Cite(m["list"][item.start():items[i + 1].end()], base + item.start(),
                                  base + items[i + 1].end(), between, ""))
-    for m in _RELATIVE.finditer(text):
-        if any(m.start("path") in r for r in taken):
-            continue
-        pm = re.fullmatch(rf"{_PATH}", m["path"], re.X)
-        path = _path(pm) if pm else m["path"]
-        add(Cite(m["path"], m.start("path"), m.end("path"), None, path))
+    for pattern in (_RELATIVE, _RELATIVE_NUMBER):
+        for m in pattern.finditer(text):
+            if any(m.start("path") in r for r in taken):
+                continue
+            pm = re.fullmatch(rf"{_PATH}", m["path"], re.X)
+            path = _path(pm) if pm else m["path"]
+            add(Cite(m["path"], m.start("path"), m.end("path"), None, path))
     cites.sort(key=lambda c: (c.start, c.end))
     return cites
 

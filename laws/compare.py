@@ -574,9 +574,10 @@ def _coalesce(prev: dict, change: dict) -> None:
     rank = {"same": 0, "changed": 1, "moved": 2}
     if rank.get(change["status"], 0) > rank.get(prev["status"], 0):
         prev["status"] = change["status"]
-    prev["text_changed"] = prev["text_changed"] or change["text_changed"]
-    prev["minor"] = (prev["minor"] or not prev["text_changed"]) and (change["minor"] or not change["text_changed"]) \
-        and prev["text_changed"]
+    # minor: every paragraph whose words changed changed only in case or punctuation
+    parts = [(p["text_changed"], p["minor"]) for p in (prev, change)]
+    prev["text_changed"] = any(t for t, _m in parts)
+    prev["minor"] = prev["text_changed"] and all(m for t, m in parts if t)
     prev["score"] = min(prev["score"], change["score"])
 
 
@@ -647,7 +648,7 @@ def _pair_order(editions: list[dict]) -> list[tuple[dict, dict]]:
     return [(x, y) for i, x in enumerate(codes) for y in codes[i + 1:]]
 
 
-def build(db, corpus_dir: Path | None = None) -> dict:
+def build(db, corpus_dir: Path) -> dict:
     """Compare every pair of codes sharing a law; write the two tables.
     `db` is the sqlite_utils.Database being built.  Returns figures."""
     t0 = time.perf_counter()

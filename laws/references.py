@@ -8,8 +8,6 @@ reason, in words a reader understands.
 """
 from __future__ import annotations
 
-import json
-
 import sqlite_utils
 
 from laws import citations
@@ -30,19 +28,22 @@ def _texts(db: sqlite_utils.Database, edition: str):
         yield r["id"], None, "definition", r["text"] or ""
 
 
-def resolve(cite: citations.Cite, from_law: int | None, ids: set[str], laws: set[int],
-            edition: dict) -> tuple[str | None, int | None, str]:
+def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[str],
+            laws: set[int]) -> tuple[str | None, int | None, str]:
     """(target id, target law, reason) — reason is '' when resolved exactly."""
     if cite.outside:
         return None, None, OUTSIDE_REASON[cite.outside]
+    if cite.law is None and from_law is not None:
+        # relative ('see C1(d)', 'see 4 following'): the nearest enclosing
+        # provision under which the path exists, innermost first
+        for base in citations.candidates(from_id):
+            if base + cite.path in ids:
+                return base + cite.path, from_law, ""
     law = cite.law if cite.law is not None else from_law
     if law is None:
         return None, None, "a relative reference outside any law"
     if law not in laws:
-        declared = json.loads(edition["laws"])
-        if law in declared:
-            return None, law, f"Law {law} is not in this edition's corpus (the corpus has Laws {_ranges(sorted(laws))})"
-        return None, law, f"this edition has no Law {law}"
+        return None, law, f"Law {law} of this edition is not in the corpus (it has Laws {_ranges(sorted(laws))} only)"
     wanted = citations.provision_id(law, cite.path)
     options = citations.candidates(wanted)
     if cite.path and not cite.path[0].isalpha() and not cite.path.startswith("("):
@@ -75,7 +76,7 @@ def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
         rows = []
         for from_id, from_law, field, text in _texts(db, ed):
             for c in citations.find(text):
-                to_id, to_law, reason = resolve(c, from_law, ids, laws, edition)
+                to_id, to_law, reason = resolve(c, from_id, from_law, ids, laws)
                 rows.append({
                     "edition": ed, "from_id": from_id, "from_law": from_law, "field": field, "raw": c.raw,
                     "start": c.start, "end": c.end, "to_edition": ed if to_id else None, "to_id": to_id,

@@ -9,6 +9,8 @@
 * Suit symbols are words: ♠ -> spade (and spades stems to spade), ♥ -> heart ...
 * Numbers: a number in words or an ordinal is its digits (twelve, twelfth,
   12th -> 12), so "revoke on trick twelve" and "revoke 12th trick" meet.
+* Word forms: a few derived nouns the stemmer keeps apart from their verb
+  (exposure -> expose, explanation -> explain, concession -> concede).
 * Spelling: search/spelling.txt, folded to the American form.
 * Stop words: a short list of words that carry no meaning in the Laws; "not"
   is kept ("insufficient bid not accepted").
@@ -48,6 +50,17 @@ _ORDINALS = ("zeroth first second third fourth fifth sixth seventh eighth ninth 
              "nineteenth twentieth").split()
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(_UNITS)} | {w: str(i) for i, w in enumerate(_ORDINALS)}
 NUMBER_WORDS.pop("zeroth")
+# Derived words the stemmer leaves apart from their verb, joined by hand:
+# "cards exposed" must find "Exposure of a Defender's Cards".
+WORD_FORMS = {
+    "exposure": "expose", "exposures": "expose", "disclosure": "disclose", "disclosures": "disclose",
+    "failure": "fail", "failures": "fail", "departure": "depart",
+    "withdrawal": "withdraw", "withdrawals": "withdraw",
+    "explanation": "explain", "explanations": "explain", "correction": "correct", "corrections": "correct",
+    "agreement": "agree", "agreements": "agree", "concession": "concede", "concessions": "concede",
+    "adjustment": "adjust", "adjustments": "adjust", "acceptance": "accept", "substitution": "substitute",
+    "inspection": "inspect", "hesitation": "hesitate", "hesitations": "hesitate",
+}
 _DIGIT_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 # the general spelling rules (see spelling.txt)
@@ -125,6 +138,8 @@ def normalize(word: str, spelling: Spelling) -> str:
         word = word.replace("'", "")
     if word in NUMBER_WORDS:
         return NUMBER_WORDS[word]
+    if word in WORD_FORMS:
+        return WORD_FORMS[word]
     m = _DIGIT_ORDINAL.match(word)
     if m:
         return m[1]

@@ -192,12 +192,12 @@ class Searcher:
 
     def _correct(self, word: str) -> str | None:
         """The corpus word nearest `word`: fewest edits (a swap of two letters is
-        one edit; at most one edit for words of up to five letters, two for
+        one edit; at most one edit for words of up to six letters, two for
         longer ones), then the most frequent; or two corpus words run together
         ('nonoffending'); None when nothing is near enough."""
         if not word.isalpha() or len(word) < 3:
             return None
-        most = 1 if len(word) <= 5 else 2
+        most = 1 if len(word) <= 6 else 2
         pool = [w for n in range(len(word) - most, len(word) + most + 1) for w in self._vocab_by_len.get(n, ())]
         best = None
         for cand, dist, _ in process.extract(word, pool, scorer=OSA.distance, score_cutoff=most, limit=None):
@@ -354,10 +354,20 @@ class Searcher:
         reader = self.whoosh.reader()
         score, d = members[0]
         doc = reader.stored_fields(d)
+        text = doc.get("text") or ""
+        if not text.strip() and doc["kind"] == "law":
+            # a provision with no text of its own (27B1): show its first children's
+            nxt = d + 1
+            while nxt < len(self.docs) and len(text) < SNIPPET_CHARS:
+                o = reader.stored_fields(nxt)
+                if o["kind"] != "law" or o["edition"] != doc["edition"] or o.get("law") != doc.get("law"):
+                    break
+                text += f" {o['provision']} {o.get('heading') or ''} {o.get('text') or ''}"
+                nxt += 1
         result = {"edition": doc["edition"], "law": doc.get("law"), "provision": doc["provision"],
-                  "title": doc.get("title") or "", "heading": doc.get("heading") or "", "kind": doc["kind"],
-                  "match": "citation" if score == _CITED else "words",
-                  "snippet": str(snippet(doc.get("text") or "", terms_set)), "url": doc["url"]}
+                  "title": tidy_title(doc.get("title") or ""), "heading": doc.get("heading") or "",
+                  "kind": doc["kind"], "match": "citation" if score == _CITED else "words",
+                  "snippet": str(snippet(text, terms_set)), "url": doc["url"]}
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
         more = []
@@ -368,6 +378,17 @@ class Searcher:
         result["more"] = more
         result["more_count"] = max(0, len(members) - 1 - MORE_PER_GROUP)
         return result
+
+
+_SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
+
+
+def tidy_title(title: str) -> str:
+    """Titles some sources print in capitals ('LEAD OUT OF TURN'), in title case."""
+    if not title.isupper():
+        return title
+    words = title.lower().split(" ")
+    return " ".join(w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words))
 
 
 def _in_order(positions: list[tuple], slop: int) -> bool:

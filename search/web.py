@@ -1,6 +1,100 @@
-"""Search on the web: /api/search and /search."""
+"""Search on the web: GET /api/search (JSON) and GET /search (the page).
+
+Parameters, the same for both:
+
+    q        the query: a citation (27B1, law 40 b 2) or words   (required by the API)
+    edition  an edition id, to search only that edition          (optional)
+    kind     law | definition | guide                           (optional)
+    limit    results per page, 1 to 50                          (default 10)
+    page     1, 2, ...                                          (default 1)
+
+The API answers 400 {"error", "field"} for a missing or empty `q` and for a
+bad edition, kind, limit or page.  A query that has nothing searchable in it
+(only punctuation or stop words: `"((`, `the`) is not an error: it gets 200,
+no results and a `message` saying what to type.  The page never answers 400
+for an empty query: it shows the "type a citation or words" state.
+
+The index is the served build's (`build_dir()/index`), opened read-only and
+shared between requests (search.query.Searcher).
+"""
 from __future__ import annotations
 
-from flask import Blueprint
+from urllib.parse import urlencode
+
+from flask import Blueprint, jsonify, render_template, request
+
+from laws.web.db import StoreMissing, build_dir
+from laws.web.errors import BadRequest
+from search.index import KINDS
+from search.query import IndexMissing, Searcher
 
 bp = Blueprint("search", __name__)
+
+MAX_LIMIT = 50
+MAX_PAGE = 1000
+KIND_NAMES = {"law": "Law text", "definition": "Definitions", "guide": "Guide topics"}
+EMPTY = "Type a citation such as 27B1, or some words, such as: lead out of turn."
+
+
+def searcher() -> Searcher:
+    try:
+        return Searcher.open(build_dir() / "index")
+    except IndexMissing as exc:
+        raise StoreMissing(str(exc)) from None
+
+
+def _int(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise BadRequest(f"'{name}' must be a whole number from {low} to {high}.", field=name)
+    return int(raw)
+
+
+def params(s: Searcher) -> dict:
+    edition = request.args.get("edition", "").strip() or None
+    if edition is not None and edition not in s.edition_by_id:
+        known = ", ".join(e["id"] for e in s.editions)
+        raise BadRequest(f"There is no edition '{edition[:40]}'; the editions are {known}.", field="edition")
+    kind = request.args.get("kind", "").strip() or None
+    if kind is not None and kind not in KINDS:
+        raise BadRequest(f"'kind' must be one of {', '.join(KINDS)}.", field="kind")
+    return {"q": request.args.get("q", ""), "edition": edition, "kind": kind,
+            "limit": _int("limit", 10, 1, MAX_LIMIT), "page": _int("page", 1, 1, MAX_PAGE)}
+
+
+@bp.get("/api/search")
+def api_search():
+    s = searcher()
+    p = params(s)
+    if not p["q"].strip():
+        raise BadRequest(EMPTY, field="q")
+    return jsonify(s.search(p["q"], edition=p["edition"], kind=p["kind"], limit=p["limit"], page=p["page"]))
+
+
+@bp.get("/search")
+def search_page():
+    s = searcher()
+    try:
+        p = params(s)
+    except BadRequest as exc:  # shown on the page, with the form to correct it
+        p = {"q": request.args.get("q", ""), "edition": None, "kind": None, "limit": 10, "page": 1}
+        return _page(s, p, None, str(exc)), 400
+    result = None
+    if p["q"].strip():
+        result = s.search(p["q"], edition=p["edition"], kind=p["kind"], limit=p["limit"], page=p["page"])
+    return _page(s, p, result, None)
+
+
+def _page(s: Searcher, p: dict, result: dict | None, error: str | None) -> str:
+    def link(**change) -> str:
+        args = {"q": p["q"], "edition": p["edition"], "kind": p["kind"],
+                "limit": p["limit"] if p["limit"] != 10 else None, "page": p["page"]} | change
+        if args["page"] == 1:
+            args["page"] = None
+        return "/search?" + urlencode({k: v for k, v in args.items() if v is not None and (v != "" or k == "q")})
+
+    return render_template("search.html", p=p, result=result, error=error, empty=EMPTY, editions=s.editions,
+                           edition_titles={e["id"]: e["title"] for e in s.editions},
+                           kinds=KIND_NAMES, link=link)

@@ -44,7 +44,7 @@ function precacheAll() {
       });
     })
     .then(function (done) {
-      return self.clients.matchAll().then(function (clients) {
+      return self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (clients) {
         clients.forEach(function (c) { c.postMessage({ type: "precached", total: done.total, fetched: done.fetched }); });
       });
     })

@@ -93,7 +93,7 @@ def _edit_manifest(corpus: Path, old: str, new: str) -> None:
     ('edition = "2017"\ntitle = "Laws of Duplicate Bridge 2017, Laws 33-40',
      'edition = "2019"\ntitle = "Laws of Duplicate Bridge 2017, Laws 33-40',
      "manifest.toml, line {line}: source '004_00dffde58a6aed35.txt' names edition '2019', which has no [[edition]] entry"),
-    ('laws = "33-40"\ndescription', 'laws = "forty"\ndescription',
+    ('laws = "1-93"\ndescription = "The 2017', 'laws = "forty"\ndescription = "The 2017',
      "manifest.toml, line {line}: edition '2017': 'forty' is not a law number or range like 41-71"),
     ('id = "2017"', 'id = "2017 Laws"',
      "manifest.toml, line {line}: edition id '2017 Laws' must look like 2007, 1993-rubber or dbrs-2017"),

@@ -28,6 +28,9 @@ def found(text: str) -> list[tuple]:
     ("Law 40B2(a)(v)", [("Law 40B2(a)(v)", 40, "B2(a)(v)", "")]),
     ("(see C2 below)", [("C2", None, "C2", "")]),
     ("from A and B above", [("A", None, "A", ""), ("B", None, "B", "")]),
+    ("penalties may apply (see 4 following).", [("4", None, "4", "")]),
+    ("(but see B1 following); or", [("B1", None, "B1", "")]),
+    ("Law 16D does not apply but see D following.", [("Law 16D", 16, "D", ""), ("D", None, "D", "")]),
     ("90 or fewer trick points; 13 cards", []),
 ])
 def test_find(text, expected):

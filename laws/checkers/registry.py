@@ -13,6 +13,7 @@ it.  See README.md in this folder.
 """
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -57,12 +58,16 @@ class Checker:
 
     @property
     def doc(self) -> str:
-        return (self.function.__doc__ or "").strip()
+        return inspect.cleandoc(self.function.__doc__ or "")
+
+    @property
+    def doc_paragraphs(self) -> list[str]:
+        return [" ".join(p.split()) for p in self.doc.split("\n\n") if p.strip()]
 
     @property
     def summary(self) -> str:
         """The docstring's first paragraph, on one line."""
-        return " ".join(self.doc.split("\n\n")[0].split())
+        return self.doc_paragraphs[0] if self.doc else ""
 
     @property
     def flat_cites(self) -> list[str]:
@@ -246,3 +251,16 @@ def links() -> list[dict]:
 def write_links(db) -> None:
     """Record in the store which provisions each checker implements (build time)."""
     db["checker_cites"].insert_all(links(), ignore=True)
+
+
+def missing_cites(db, checkers: list[Checker] | None = None) -> list[tuple[str, str, str]]:
+    """(checker, edition, provision) for every cited provision not in the store
+    `db` (an sqlite3 connection or sqlite_utils Database)."""
+    conn = getattr(db, "conn", db)
+    out = []
+    for c in checkers if checkers is not None else all_checkers():
+        for ed, ids in c.cites.items():
+            for pid in ids:
+                if conn.execute("select 1 from provisions where edition = ? and id = ?", [ed, pid]).fetchone() is None:
+                    out.append((c.id, ed, pid))
+    return out

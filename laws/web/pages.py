@@ -68,7 +68,8 @@ def _terms(edition_id: str) -> render.Terms | None:
 
 
 def _topic_titles() -> dict[str, dict]:
-    return cached("topics", lambda: {t["id"]: t for t in queries.guide(get_db())})
+    return cached("topics", lambda: {t["id"]: dict(t, title=render.nice_title(t["title"]))
+                                     for t in queries.guide(get_db())})
 
 
 def _provision_set(edition_id: str, law: int) -> set[str]:
@@ -339,6 +340,7 @@ def topic(topic_id: str):
     i = all_topics.index(topic_id) if topic_id in all_topics else -1
     nav = {"prev": _topic_titles()[all_topics[i - 1]] if i > 0 else None,
            "next": _topic_titles()[all_topics[i + 1]] if 0 <= i < len(all_topics) - 1 else None}
+    t = dict(t, title=render.nice_title(t["title"]))
     return render_template("topic.html", topic=t, html=html, laws=laws, guide_edition=guide_ed, nav=nav,
                            parent=_topic_titles().get(t["parent"]) if t["parent"] else None)
 

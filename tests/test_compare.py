@@ -1,0 +1,191 @@
+"""Comparing editions (issue 5) on the real corpus: alignment, statuses and
+word-level differences, computed at build time, and the pages and API that
+show them."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from laws import compare
+
+
+def _changes(db, law, a, b):
+    return compare.diff(db, law, a, b)["changes"]
+
+
+def _pairs(changes):
+    return [(c["from_provision"], c["to_provision"], c["status"]) for c in changes]
+
+
+def test_law_33_unchanged_2007_to_2017(db):
+    d = compare.diff(db, 33, "2007", "2017")
+    assert _pairs(d["changes"]) == [("33", "33", "same")]
+    assert d["status"] == "same"
+    assert d["summary"] == "no changes"
+
+
+def test_law_34_only_change_is_the_reference_17E2_to_17D3(db):
+    d = compare.diff(db, 34, "2007", "2017")
+    assert _pairs(d["changes"]) == [("34", "34", "changed")]
+    assert d["changes"][0]["ops"] == [
+        ["equal", "When following a call there have been three consecutive passes, one or more being out of "
+                  "rotation, Law "],
+        ["delete", "17E2"],
+        ["insert", "17D3"],
+        ["equal", " applies."],
+    ]
+    assert d["summary"] == "1 provision changed; cross-reference 17E2 → 17D3"
+
+
+def test_law_35_numbered_items_aligned_to_lettered_ones(db):
+    assert _pairs(_changes(db, 35, "2007", "2017")) == [
+        ("35", "35", "same"),
+        ("35.1", "35A", "same"),
+        ("35.2", "35B", "same"),
+        ("35.3", "35C", "changed"),  # 'seven' became '7'
+        ("35.4", "35D", "same"),
+    ]
+
+
+def test_law_36C_added_in_2017(db):
+    changes = _changes(db, 36, "2007", "2017")
+    assert _pairs(changes) == [
+        ("36A", "36A", "changed"), ("36B", "36B", "same"), ("36B1", "36B1", "changed"),
+        ("36B2", "36B2", "changed"), ("36B3", "36B3", "changed"), ("36B4", "36B4", "changed"),
+        (None, "36C", "added"),
+    ]
+    assert changes[-1]["ops"] == [["insert", "When attention is drawn to an inadmissible double or redouble only "
+                                             "after the opening lead has been faced, the final contract is scored "
+                                             "as if the inadmissible call had not been made."]]
+
+
+def test_2017_transcription_typos_are_not_changes(db):
+    """'Inadmissable', 'afte rthe', 'th einadmissable' are the blog's typos,
+    corrected at parse time: the comparison works on the corrected text, and
+    shows the raw readings only when asked."""
+    corrected = [c for law in range(33, 41) for c in _changes(db, law, "2007", "2017")]
+    changed_words = {w for c in corrected for op, t in c["ops"] if op != "equal" for w in re.findall(r"\w+", t)}
+    typos = {"Inadmissable", "inadmissable", "afte", "rthe", "th", "Th", "einadmissable", "eoffender", "elead",
+             "whever", "awartd", "requiremements", "penbalty", "Permissable", "permissable", "Law19", "requires"}
+    assert changed_words & typos == set()
+    assert _pairs(_changes(db, 35, "2007", "2017"))[4] == ("35.4", "35D", "same")
+    raw = compare.diff(db, 35, "2007", "2017", raw=True)["changes"]
+    assert raw[4]["ops"] == [["equal", "A call "], ["delete", "after the"], ["insert", "afte rthe"],
+                             ["equal", " final pass of the auction. Law 39 applies."]]
+
+
+def test_rubber_law_44_aligned_with_2007_law_44(db):
+    """The rubber code's Law 44 is three unlabelled paragraphs; 2007 gives
+    each sentence a lettered provision."""
+    changes = _changes(db, 44, "1993-rubber", "2007")
+    assert _pairs(changes) == [("44", p, "changed") for p in ("44A", "44B", "44C", "44D", "44E", "44F", "44G")]
+    assert [c["how"] for c in changes] == ["split"] * 7
+    assert changes[4]["ops"] == [["equal", "A trick containing a trump is won by the player who has contributed "
+                                           "to it the highest trump."]]
+    assert changes[4]["heading_ops"] == [["insert", "Tricks Containing Trumps"]]
+
+
+def test_law_40_moves_and_splits(db):
+    changes = {c["to_provision"]: c for c in _changes(db, 40, "2007", "2017")}
+    assert (changes["40A4"]["from_provision"], changes["40A4"]["status"]) == ("40B2(a)", "moved")
+    assert (changes["40B2(a)(v)"]["from_provision"], changes["40B2(a)(v)"]["status"]) == ("40B2(d)", "moved")
+    assert [changes[p]["from_provision"] for p in ("40B2(a)(i)", "40B2(a)(ii)", "40B2(a)(iii)")] == ["40B2(a)"] * 3
+    assert changes["40B1(a)"]["part_of"] == {"from_provisions": ["40B1(b)"], "to_provisions": ["40B1(a)", "40B1(c)"]}
+
+
+def test_reversed_comparison_swaps_inserts_and_deletes(db):
+    d = compare.diff(db, 36, "2017", "2007")
+    assert d["changes"][-1]["from_provision"] == "36C"
+    assert d["changes"][-1]["status"] == "removed"
+    assert d["changes"][-1]["ops"][0][0] == "delete"
+    assert d["summary"] == "5 provisions changed, 1 removed; cross-references 26B → 26, 72C → 23"
+
+
+def test_overview_2007_2017(db):
+    o = compare.overview(db, "2007", "2017")
+    assert [(l["law"], l["status"]) for l in o["laws"]] == [
+        (33, "same"), (34, "changed"), (35, "changed"), (36, "changed"),
+        (37, "changed"), (38, "changed"), (39, "changed"), (40, "changed")]
+    assert o["only_to"] == [] and o["only_from"] == list(range(1, 33)) + list(range(41, 94))
+
+
+def test_history_of_a_renumbered_provision(db):
+    h = compare.history(db, "2017", 35)
+    assert [(e["edition"], e["provision"], e["status"]) for e in h["35A"]] == [("2007", "35.1", "same")]
+    assert [(e["edition"], e["provision"], e["status"]) for e in compare.history(db, "2017", 36)["36C"]] == [
+        ("2007", None, "added")]
+    assert [(e["edition"], e["provision"]) for e in compare.history(db, "2007", 44)["44G"]] == [
+        ("1993-rubber", "44"), ]
+
+
+def test_api_diff(client):
+    r = client.get("/api/diff/34?from=2007&to=2017")
+    assert r.status_code == 200 and r.content_type == "application/json"
+    body = r.get_json()
+    assert {k: body[k] for k in ("law", "from", "to")} == {"law": 34, "from": "2007", "to": "2017"}
+    assert [{k: c[k] for k in ("from_provision", "to_provision", "status")} for c in body["changes"]] == [
+        {"from_provision": "34", "to_provision": "34", "status": "changed"}]
+
+
+@pytest.mark.parametrize("url, status, words", [
+    ("/api/diff/41?from=2007&to=2017", 404, "has no Law 41"),
+    ("/api/diff/34?from=1999&to=2017", 404, "no edition '1999'"),
+    ("/api/diff/34?from=2007", 400, "'to' is missing"),
+    ("/api/diff/34?from=2017&to=2017", 400, "two different editions"),
+    ("/api/diff/x?from=2007&to=2017", 404, "not a law number"),
+])
+def test_api_diff_errors(client, url, status, words):
+    r = client.get(url)
+    assert r.status_code == status and r.content_type == "application/json"
+    assert words in r.get_json()["error"]
+
+
+def test_compare_page_redline(client):
+    r = client.get("/compare/34?from=2007&to=2017")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert ">17E2<" in html and "<del>" in html and "<ins>" in html and ">17D3<" in html
+    assert "1 provision changed; cross-reference 17E2 → 17D3" in html
+    assert "style=" not in html and "<style" not in html
+
+
+def test_compare_page_defaults_to_the_two_newest_editions(client):
+    html = client.get("/compare/35").get_data(as_text=True)
+    assert 'href="/2007/law/35#35.1"' in html and 'href="/2017/law/35#35A"' in html
+
+
+def test_compare_page_marks_moved_in_words(client):
+    html = client.get("/compare/40?from=2007&to=2017").get_data(as_text=True)
+    assert 'class="badge badge-moved">moved<' in html
+
+
+def test_compare_page_raw_switch(client):
+    assert "afte rthe" in client.get("/compare/35?from=2007&to=2017&raw=1").get_data(as_text=True)
+    assert "afte rthe" not in client.get("/compare/35?from=2007&to=2017").get_data(as_text=True)
+
+
+def test_compare_overview_and_index_pages(client):
+    html = client.get("/compare?from=2007&to=2017").get_data(as_text=True)
+    assert 'href="/compare/34?from=2007&amp;to=2017"' in html and "17E2 → 17D3" in html
+    index = client.get("/compare").get_data(as_text=True)
+    assert 'href="/compare?from=2007&amp;to=2017"' in index
+    assert 'href="/compare?from=1993-rubber&amp;to=2007"' in index
+    assert client.get("/compare/1").status_code == 404
+
+
+def test_comparisons_are_fast(tmp_path):
+    """The comparison step runs within the build in well under a second."""
+    import sqlite_utils
+    from laws.build import parse_all
+    from laws import references, store
+    from tests.conftest import CORPUS
+    manifest, results, _ = parse_all(CORPUS)
+    db = store.create(tmp_path / "laws.db")
+    store.write_manifest(db, manifest, {s.file: ("", 0) for s in manifest.sources})
+    for parsed in results:
+        store.write_parsed(db, parsed)
+    references.build(db)
+    figures = compare.build(db, CORPUS)
+    assert figures["pairs"] == 2 and figures["laws"] == 39
+    assert figures["seconds"] < 2.0

@@ -1,0 +1,507 @@
+"""The HTML pages, through Flask's test client, over the real build: every
+page kind, every error path, the headers, assets and offline files."""
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from markupsafe import escape as html_escape
+from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from laws import queries
+from laws.web import pages as pages_mod
+
+
+class Page(HTMLParser):
+    """The bits of a page the tests look at: ids, links, scripts, styles."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.ids: list[str] = []
+        self.links: list[tuple[str, dict]] = []  # (href, attrs)
+        self.scripts: list[dict] = []
+        self.style_attrs = 0
+        self.style_tags = 0
+        self.tags: list[tuple[str, dict]] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append((tag, a))
+        if "id" in a:
+            self.ids.append(a["id"])
+        if "style" in a:
+            self.style_attrs += 1
+        if tag == "a" and "href" in a:
+            self.links.append((a["href"], a))
+        if tag == "script":
+            self.scripts.append(a)
+        if tag == "style":
+            self.style_tags += 1
+
+    def hrefs(self, cls: str | None = None) -> list[str]:
+        return [h for h, a in self.links if cls is None or cls in (a.get("class") or "").split()]
+
+
+def get(client, url, status=200):
+    r = client.get(url)
+    assert r.status_code == status, (url, r.status_code, r.data[:300])
+    return r
+
+
+def text(r) -> str:
+    return r.get_data(as_text=True)
+
+
+@pytest.fixture(scope="module")
+def all_pages(app):
+    return get(app.test_client(), "/offline/pages.json").get_json()["pages"]
+
+
+# --- every page the site lists renders, safely ------------------------------------
+
+def test_every_listed_page_renders_without_inline_script_or_style(client, all_pages, db):
+    law_pages = [u for u in all_pages if "/law/" in u]
+    assert len(law_pages) == db.execute(
+        "select count(*) from laws l join editions e on e.id = l.edition where e.kind = 'code'").fetchone()[0]
+    for url in all_pages:
+        r = get(client, url)
+        assert r.mimetype == "text/html"
+        p = Page(text(r))
+        assert all("src" in s for s in p.scripts), url  # no inline script
+        assert p.style_attrs == 0 and p.style_tags == 0, url  # nothing the CSP would block
+        assert "Traceback" not in text(r)
+        assert 'action="/go"' in text(r), url  # the jump box on every page
+
+
+# --- home ---------------------------------------------------------------------------
+
+def test_home_lists_editions_with_their_coverage(client):
+    html = text(get(client, "/"))
+    for title in ("Laws of Duplicate Bridge 2007", "Laws of Duplicate Bridge 2017",
+                  "Laws of Contract Bridge 1993", "Duplicate Bridge Rules Simplified"):
+        assert title in html
+    assert "Laws 33–40 only" in html
+    assert "Laws 1–93" in html
+    assert "1997" in html and "not in the corpus" in html
+    p = Page(html)
+    for href in ("/2007/", "/2017/", "/1993-rubber/", "/guide", "/2007/definitions", "/sources"):
+        assert href in p.hrefs(), href
+    assert any(h.startswith("/checkers/") for h in p.hrefs())
+    assert any(h.startswith("/compare/") for h in p.hrefs())
+
+
+# --- contents -----------------------------------------------------------------------
+
+def test_2007_contents_has_every_law_under_its_chapter(client, db):
+    html = text(get(client, "/2007/"))
+    p = Page(html)
+    titles = queries.law_titles(db, "2007")
+    assert len(titles) == 93
+    for law in titles:
+        assert f"/2007/law/{law['number']}" in p.hrefs()
+    for heading in ("Chapter I — Definitions", "Chapter II — Preliminaries", "Chapter V — The Auction",
+                    "Part III — Auction out of Rotation", "Chapter VI — The Play", "Part IV — The Revoke",
+                    "Chapter IX — Tournament Sessions"):
+        assert heading in html
+    # chapters come in order, with their laws inside them
+    assert html.index("Chapter V — The Auction") < html.index('href="/2007/law/17"') < html.index("Chapter VI")
+    assert "/2007/definitions" in p.hrefs()
+
+
+def test_2017_contents_shows_only_the_chapters_it_has(client):
+    html = text(get(client, "/2017/"))
+    assert "Chapter V — The Auction" in html and "Part IV — Inadmissible Calls" in html
+    assert "Chapter II" not in html and "Chapter VI" not in html
+    assert "Laws 33–40 only" in html
+    hrefs = [h for h in Page(html).hrefs() if "/law/" in h]
+    assert hrefs == [f"/2017/law/{n}" for n in range(33, 41)]
+
+
+def test_rubber_contents_groups_by_section(client, db):
+    html = text(get(client, "/1993-rubber/"))
+    sections = {r[0] for r in db.execute("select distinct section from laws where edition = '1993-rubber'")}
+    assert len(sections) > 1
+    assert "Penalty Card" in html  # 'PENALTY CARD' printed in title case
+    assert "/1993-rubber/law/41" in Page(html).hrefs()
+
+
+def test_contents_without_slash_redirects(client):
+    r = get(client, "/2007", 301)
+    assert urlsplit(r.headers["Location"]).path == "/2007/"
+
+
+# --- a law ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("edition", ["2007", "2017", "1993-rubber"])
+def test_every_provision_is_anchored_by_its_id_with_a_citation_link(client, db, edition):
+    numbers = [r[0] for r in db.execute("select number from laws where edition = ?", [edition])]
+    for n in numbers:
+        law = queries.law(db, edition, n)
+        p = Page(text(get(client, f"/{edition}/law/{n}")))
+        ids = set(p.ids)
+        for prov in law["provisions"]:
+            assert prov["id"] in ids, (edition, n, prov["id"])
+        cites = {unquote(h) for h in p.hrefs("cite")}
+        for prov in law["provisions"][1:]:
+            assert f"/{edition}/law/{n}#{prov['id']}" in cites, prov["id"]
+        assert len(p.ids) == len(ids), f"duplicate ids on {edition} Law {n}"
+
+
+def test_law_page_shows_title_text_and_navigation(client, db):
+    html = text(get(client, "/2007/law/12"))
+    law = queries.law(db, "2007", 12)
+    assert f"Law 12" in html and law["title"] in html
+    assert 'id="12C1(b)"' in html
+    p = Page(html)
+    assert "/2007/law/11" in p.hrefs() and "/2007/law/13" in p.hrefs()
+    first = Page(text(get(client, "/2007/law/1")))
+    assert not any(h == "/2007/law/0" for h in first.hrefs())
+
+
+def test_cross_references_are_links_to_their_targets(client, db):
+    checked = 0
+    for n in range(1, 94):
+        law = queries.law(db, "2007", n)
+        refs = [r for r in law["references"] if r["resolved"] and r["field"] == "text"]
+        if not refs:
+            continue
+        p = Page(text(get(client, f"/2007/law/{n}")))
+        xrefs = [unquote(h) for h in p.hrefs("xref")]
+        for r in refs:
+            if r["to_law"] == n and (r["to_edition"] or "2007") == "2007":
+                want = f"#{r['to']}"
+            elif r["to"] == str(r["to_law"]):
+                want = f"/{r['to_edition']}/law/{r['to_law']}"
+            else:
+                want = f"/{r['to_edition']}/law/{r['to_law']}#{r['to']}"
+            assert want in xrefs, (n, r["raw"], want)
+            checked += 1
+    assert checked > 100
+
+
+def test_relative_references_link_within_the_page(client, db):
+    rows = db.execute("select from_law, to_id from refs where edition = '2007' and resolved = 1 and "
+                      "to_law = from_law and field = 'text' and to_id != cast(to_law as text) limit 5").fetchall()
+    assert rows
+    for from_law, to_id in rows:
+        p = Page(text(get(client, f"/2007/law/{from_law}")))
+        assert f"#{to_id}" in [unquote(h) for h in p.hrefs("xref")]
+        assert to_id in p.ids
+
+
+def test_unresolved_references_are_plain_text_with_their_reason(client, db):
+    row = db.execute("select from_law, raw, reason from refs where edition = '2017' and resolved = 0 "
+                     "and field = 'text' limit 1").fetchone()
+    html = text(get(client, f"/2017/law/{row['from_law']}"))
+    assert 'class="xref-none"' in html
+    assert "References not linked" in html
+    assert str(row["reason"]) in html.replace("&#39;", "'")
+
+
+def test_cited_by_links_to_citing_provisions(client, db):
+    law = queries.law(db, "2007", 16)
+    assert law["cited_by"]
+    p = Page(text(get(client, "/2007/law/16")))
+    hrefs = [unquote(h) for h in p.hrefs()]
+    for r in law["cited_by"][:10]:
+        if r["from"].startswith("def:"):
+            continue
+        m = re.match(r"\d+", r["from"])
+        assert any(h.startswith(f"/2007/law/{m[0]}") and h.endswith(r["from"]) or
+                   h == f"/2007/law/{m[0]}" for h in hrefs), r["from"]
+
+
+def test_defined_terms_link_to_definitions_once_per_provision(client, db):
+    html = text(get(client, "/2007/law/12"))
+    p = Page(html)
+    terms = [unquote(h) for h in p.hrefs("term")]
+    assert terms and all(h.startswith("/2007/definitions#def:") for h in terms)
+    defs = {d["id"] for d in queries.definitions(db, "2007")}
+    assert {h.split("#", 1)[1] for h in terms} <= defs
+    # never the same term twice in one provision
+    for section in re.findall(r'<section class="prov.*?</section>', html, re.S):
+        linked = re.findall(r'class="term" href="([^"]+)"', section)
+        assert len(linked) == len(set(linked))
+
+
+def test_2017_terms_link_to_the_2007_definitions_and_rubber_is_not_linked(client):
+    p2017 = Page(text(get(client, "/2017/law/40")))
+    assert any(h.startswith("/2007/definitions#") for h in p2017.hrefs("term"))
+    assert not Page(text(get(client, "/1993-rubber/law/64"))).hrefs("term")
+
+
+def test_footnotes_with_their_marks(client, db):
+    law = queries.law(db, "1993-rubber", 64)
+    assert law["footnotes"]
+    html = text(get(client, "/1993-rubber/law/64"))
+    p = Page(html)
+    assert "fn1" in p.ids
+    assert "#fn1" in p.hrefs()
+    for f in law["footnotes"]:
+        assert f["text"].split()[0] in html
+
+
+def test_tables_are_tables(client, db):
+    rows = db.execute("select distinct provision from tables where edition = '2007'").fetchall()
+    assert rows
+    for (pid,) in rows:
+        n = int(re.match(r"\d+", pid)[0])
+        html = text(get(client, f"/2007/law/{n}"))
+        assert "<table>" in html and "<td>" in html
+
+
+def test_guide_topics_and_checkers_on_a_law(client, db):
+    law = queries.law(db, "2007", 27)
+    p = Page(text(get(client, "/2007/law/27")))
+    for t in law["guide"]:
+        assert f"/guide/{t}" in p.hrefs()
+    law77 = queries.law(db, "2007", 77)
+    p77 = Page(text(get(client, "/2007/law/77")))
+    for c in law77["checkers"]:
+        assert f"/checkers/{c}" in p77.hrefs()
+
+
+def test_other_editions_with_compare_links(client):
+    p = Page(text(get(client, "/2007/law/40")))
+    assert "/2017/law/40" in p.hrefs()
+    assert "/compare/40?from=2007&to=2017" in p.hrefs()
+    p64 = Page(text(get(client, "/2007/law/64")))
+    assert "/1993-rubber/law/64" in p64.hrefs()
+
+
+def test_corrected_text_shows_the_source_reading(client, db):
+    row = db.execute("select law, id, raw_text from provisions where edition = '1993-rubber' and raw_text is not null "
+                     "and raw_text != text limit 1").fetchone()
+    html = text(get(client, f"/1993-rubber/law/{row['law']}"))
+    assert "Source reading" in html
+    assert "Corrections to the source" in html
+
+
+def test_sources_and_attribution_on_a_law(client, db):
+    law = queries.law(db, "2007", 12)
+    html = text(get(client, "/2007/law/12"))
+    for s in law["sources"]:
+        assert str(html_escape(s["title"])) in html
+        assert str(html_escape(s["attribution"])) in html
+
+
+# --- definitions, guide, sources ----------------------------------------------------------
+
+def test_definitions_page_anchors_every_term(client, db):
+    p = Page(text(get(client, "/2007/definitions")))
+    for d in queries.definitions(db, "2007"):
+        assert d["id"] in p.ids
+
+
+def test_guide_lists_topics_and_topic_pages_link_laws(client, db):
+    topics = queries.guide(db)
+    p = Page(text(get(client, "/guide")))
+    for t in topics:
+        assert f"/guide/{t['id']}" in p.hrefs()
+    t = next(t for t in topics if t["laws"] and 27 in t["laws"])
+    tp = Page(text(get(client, f"/guide/{t['id']}")))
+    assert any(h.endswith("/law/27") for h in tp.hrefs())
+
+
+def test_guide_cross_references_and_law_tags_become_links(client):
+    p = Page(text(get(client, "/guide/topic:lead-penalties")))
+    assert "/guide/topic:comparable-calls" in p.hrefs()
+    intro = Page(text(get(client, "/guide/topic:introduction")))
+    assert "/2007/law/9" in intro.hrefs("xref")  # '[Law 9]' in the text
+
+
+def test_guide_markdown_escapes_raw_html_and_links_underlined_topics():
+    from laws.web.render import guide_html
+
+    html = guide_html("<script>x</script> see <u>Lead Penalties</u>, see page 7 [LAWS 20, 21 & 75]",
+                      law_edition=lambda n: "2007", topic_for=lambda t: "/guide/topic:lead-penalties")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert '<a class="topic-link" href="/guide/topic:lead-penalties">Lead Penalties</a>' in html
+    assert 'href="/2007/law/21"' in html and 'href="/2007/law/75"' in html
+
+
+def test_guide_topic_without_prefix(client, db):
+    tid = queries.guide(db)[0]["id"]
+    get(client, f"/guide/{tid.removeprefix('topic:')}")
+
+
+def test_sources_page_has_provenance_and_attribution(client, db):
+    html = text(get(client, "/sources"))
+    p = Page(html)
+    for s in queries.sources(db):
+        assert s["file"] in p.ids
+        assert s["attribution"].split("©")[0][:20] in html
+
+
+# --- the jump box -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, edition, location", [
+    ("27B1", None, "/2007/law/27#27B1"),
+    ("L12C1b", None, "/2007/law/12#12C1(b)"),
+    ("law 12 c 1 b", None, "/2007/law/12#12C1(b)"),
+    ("law 40 b 2", None, "/2017/law/40#40B2"),  # newest edition with the provision
+    ("40B2", "2007", "/2007/law/40#40B2"),  # the edition of the page typed on
+    ("12C1(b)", "2017", "/2007/law/12#12C1(b)"),  # 2017 has no Law 12 in the corpus
+    ("35.1", None, "/2007/law/35#35.1"),
+    ("64", None, "/2007/law/64"),
+    ("12 zz", None, "/search?q=12 zz"),
+    ("revoke", None, "/search?q=revoke"),
+    ("98", None, "/search?q=98"),
+])
+def test_go(client, query, edition, location):
+    url = "/go?" + "&".join(f"{k}={v}" for k, v in (("q", query), ("edition", edition)) if v)
+    r = get(client, url, 302)
+    loc = unquote(r.headers["Location"]).replace("+", " ")
+    assert loc.replace("%20", " ") == location.replace("+", " ")
+
+
+def test_go_falls_back_to_the_longest_existing_ancestor(client, db):
+    r = get(client, "/go?q=12C1(z)", 302)
+    assert unquote(r.headers["Location"]) == "/2007/law/12#12C1"
+
+
+def test_go_without_a_query_goes_home(client):
+    r = get(client, "/go", 302)
+    assert urlsplit(r.headers["Location"]).path == "/"
+
+
+def test_law_address_with_a_provision_redirects_to_it(client):
+    r = get(client, "/2007/law/12C1b", 302)
+    assert "/go?" in r.headers["Location"]
+
+
+# --- errors: friendly, with the jump box, never a traceback ------------------------------
+
+@pytest.mark.parametrize("url, words", [
+    ("/1997/", "no edition"),
+    ("/1997/law/12", "no edition"),
+    ("/2017/law/12", "no Law 12"),
+    ("/2007/law/94", "no Law 94"),
+    ("/2007/law/0", "not a law number"),
+    ("/2007/law/abc", "not a law number"),
+    ("/2007/law/12345", "not a law number"),
+    ("/2017/definitions", "no definitions"),
+    ("/guide/topic:no-such-topic", "no guide topic"),
+    ("/no/such/address/at/all", "nothing at"),
+    ("/static/nothing.css", "nothing at"),
+])
+def test_not_found_pages(client, url, words):
+    r = get(client, url, 404)
+    html = text(r)
+    assert r.mimetype == "text/html"
+    assert words.lower() in html.lower()
+    assert 'action="/go"' in html and "Traceback" not in html
+
+
+def test_method_not_allowed_is_friendly(client):
+    r = client.post("/2007/law/12")
+    assert r.status_code == 405 and "Traceback" not in text(r) and 'action="/go"' in text(r)
+
+
+def test_unexpected_error_is_a_friendly_500(built):
+    from app import create_app
+
+    app = create_app({"DATA_DIR": str(built)})
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret detail")
+
+    r = app.test_client().get("/boom")
+    assert r.status_code == 500
+    assert "secret detail" not in text(r) and "Traceback" not in text(r)
+    assert 'action="/go"' in text(r)
+
+
+def test_missing_store_is_a_friendly_503(tmp_path):
+    from app import create_app
+
+    r = create_app({"DATA_DIR": str(tmp_path)}).test_client().get("/2007/law/12")
+    assert r.status_code == 503 and "flask --app app build" in text(r)
+
+
+# --- headers, assets, compression ----------------------------------------------------------
+
+def test_security_headers(client):
+    r = get(client, "/2007/law/12")
+    csp = r.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert r.headers["X-Frame-Options"] == "DENY"
+    assert r.headers["Referrer-Policy"]
+
+
+def test_assets_have_hashed_names_and_long_caching(client):
+    html = text(get(client, "/"))
+    css = re.search(r'href="(/static/site\.[0-9a-f]{10}\.css)"', html)[1]
+    js = re.search(r'src="(/static/app\.[0-9a-f]{10}\.js)"', html)[1]
+    for url in (css, js):
+        r = get(client, url)
+        assert "immutable" in r.headers["Cache-Control"] and "max-age=31536000" in r.headers["Cache-Control"]
+    assert get(client, css).mimetype == "text/css"
+    stale = get(client, "/static/site.0000000000.css")
+    assert "immutable" not in stale.headers["Cache-Control"]
+
+
+def test_responses_are_compressed(client):
+    r = client.get("/2007/law/12", headers={"Accept-Encoding": "gzip"})
+    assert r.headers["Content-Encoding"] == "gzip"
+    assert b"Law 12" in gzip.decompress(r.data)
+    r = client.get("/2007/law/12", headers={"Accept-Encoding": "br, gzip"})
+    assert r.headers["Content-Encoding"] == "br"
+
+
+# --- installable and offline -----------------------------------------------------------------
+
+def test_web_app_manifest(client):
+    r = get(client, "/manifest.webmanifest")
+    m = json.loads(r.data)
+    assert m["start_url"] == "/" and m["display"] == "standalone"
+    sizes = {i["sizes"] for i in m["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in m["icons"]:
+        assert get(client, icon["src"]).status_code == 200
+
+
+def test_service_worker_names_the_store_and_assets(client):
+    r = get(client, "/sw.js")
+    assert r.mimetype == "text/javascript"
+    body = text(r)
+    assert "/offline/pages.json" in body and re.search(r"/static/cite\.[0-9a-f]{10}\.js", body)
+    assert r.headers["Cache-Control"] == "no-cache"
+
+
+def test_offline_pages_cover_every_law_contents_definitions_and_topic(client, db, all_pages):
+    for e in queries.editions(db):
+        if e["kind"] == "code":
+            assert f"/{e['id']}/" in all_pages
+            for n in e["laws"]:
+                assert f"/{e['id']}/law/{n}" in all_pages
+    assert "/2007/definitions" in all_pages
+    for t in queries.guide(db):
+        assert f"/guide/{t['id']}" in all_pages
+    assert "/offline" in all_pages and "/offline/search" in all_pages
+
+
+def test_offline_index_has_every_provision(client, db):
+    index = get(client, "/offline/index.json").get_json()
+    by_id = {e["id"]: e for e in index["editions"]}
+    assert list(by_id)[:1] == ["2017"]  # newest first, as the jump box tries them
+    for e, n, pid in db.execute("select edition, law, id from provisions p where edition in "
+                                "(select id from editions where kind = 'code')"):
+        assert pid in by_id[e]["laws"][str(n)]
+
+
+def test_offline_pages_say_so(client):
+    assert "Search needs a connection" in text(get(client, "/offline/search"))
+    assert "offline" in text(get(client, "/offline")).lower()
+
+
+def test_resolve_matches_go(app):
+    with app.test_request_context():
+        assert pages_mod.resolve("27B1") == "/2007/law/27#27B1"
+        assert pages_mod.resolve("not a law") is None

@@ -1,0 +1,358 @@
+"""Search: analysis, vocabulary, citations, did-you-mean, hostile input, filters,
+paging, grouping and the atomic index swap.  Relevance is in
+test_search_relevance.py."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from laws.build import build, current_store
+from search import analysis, index
+from search.analysis import Spelling, terms
+from search.query import Searcher, snippet
+from search.synonyms import Synonyms, synonyms
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def searcher(built) -> Searcher:
+    return Searcher.open(current_store(built).resolve().parent / "index")
+
+
+def first(searcher, q, **kw) -> dict:
+    results = searcher.search(q, **kw)["results"]
+    assert results, f"no results for {q!r}"
+    return results[0]
+
+
+# --- analysis -----------------------------------------------------------------
+
+@pytest.mark.parametrize("british, american", [
+    ("authorised", "authorized"), ("unauthorised", "unauthorized"), ("honour", "honor"),
+    ("honours", "honors"), ("dishonourable", "dishonorable"), ("penalise", "penalize"),
+    ("penalised", "penalized"), ("favour", "favor"), ("favourable", "favorable"), ("centre", "center"),
+    ("recognise", "recognize"), ("recognised", "recognized"), ("organiser", "organizer"),
+    ("organisation", "organization"), ("behaviour", "behavior"), ("defence", "defense"),
+    ("offence", "offense"), ("analyse", "analyze"), ("cancelled", "canceled"), ("signalling", "signaling"),
+    ("judgement", "judgment"), ("practise", "practice"), ("whilst", "while"), ("licence", "license"),
+])
+def test_british_and_american_spellings_are_one(british, american):
+    assert terms(british) == terms(american) != []
+    assert terms(british.upper()) == terms(american)
+
+
+@pytest.mark.parametrize("word", ["prise", "advise", "exercise", "otherwise", "four", "your", "hour"])
+def test_folding_leaves_other_words_distinct(word):
+    # folding may change a word, but never into another word the Laws use
+    assert terms(word) != terms({"prise": "prize", "four": "for", "hour": "or"}.get(word, "zzz"))
+
+
+@pytest.mark.parametrize("a, b", [
+    ("♠", "spade"), ("♠", "spades"), ("♥", "hearts"), ("♦", "diamond"), ("♣", "clubs"), ("♤", "spade"),
+    ("partner's", "partner"), ("partner’s", "partner"), ("opponents'", "opponents"), ("don't", "dont"),
+    ("twelve", "12"), ("twelfth", "12th"), ("12th", "12"), ("third", "3"),
+    ("revoked", "revoking"), ("hesitation", "hesitated"), ("exposure", "exposed"),
+])
+def test_same_term(a, b):
+    assert terms(a) == terms(b) != []
+
+
+def test_stop_words_are_dropped_but_not_not():
+    assert terms("the bid is not accepted") == ["bid", "not", "accept"]
+
+
+def test_spelling_file_format_errors_are_reported(tmp_path):
+    bad = tmp_path / "spelling.txt"
+    bad.write_text("word: colour colour\n")
+    with pytest.raises(ValueError, match="line 1"):
+        Spelling.load(bad)
+
+
+def test_spelling_file_is_documented():
+    text = analysis.SPELLING_FILE.read_text()
+    assert text.startswith("#") and "word:" in text and "root:" in text and "keep:" in text
+
+
+# --- the directors' vocabulary -----------------------------------------------------
+
+@pytest.mark.parametrize("term", ["UI", "BIT", "LOOT", "MI", "IB", "LA", "MPC", "TD", "RA", "NOS", "OS",
+                                  "LHO", "RHO", "psych", "psyche", "hesitation", "tempo", "claim", "concede"])
+def test_vocabulary_has_the_directors_terms(term):
+    slots = synonyms().expand(terms(term))
+    assert len(slots) == 1 and slots[0].alternatives, f"{term} has no expansion"
+
+
+@pytest.mark.parametrize("query, expansion", [
+    ("UI", "unauthorized information"), ("ui", "unauthorised information"), ("LOOT", "lead out of turn"),
+    ("BIT", "break in tempo"), ("IB", "insufficient bid"), ("LA", "logical alternative"),
+    ("MPC", "major penalty card"), ("NOS", "non-offending side"), ("hesitated", "tempo"),
+    ("psych", "psychic"), ("claim", "concede"), ("concede", "claim"), ("LHO", "left-hand opponent"),
+])
+def test_vocabulary_expands(query, expansion):
+    alternatives = [alt for s in synonyms().expand(terms(query)) for alt in s.alternatives]
+    assert tuple(terms(expansion)) in alternatives
+
+
+def test_vocabulary_matches_phrases_longest_first():
+    slots = synonyms().expand(terms("the lead out of turn was accepted"))
+    assert [s.typed for s in slots][:2] == [("lead",), tuple(terms("out of turn"))]
+
+
+def test_synonym_file_is_documented_and_parses():
+    text = (ROOT / "search" / "synonyms.txt").read_text()
+    assert text.startswith("#") and "Format" in text
+    assert len(Synonyms.load().entries) > 40
+
+
+def test_synonym_file_errors_are_reported(tmp_path):
+    bad = tmp_path / "synonyms.txt"
+    bad.write_text("UI unauthorized information\n")
+    with pytest.raises(ValueError, match="line 1"):
+        Synonyms.load(bad)
+
+
+@pytest.mark.parametrize("query, law", [
+    ("UI", 16), ("LOOT", 54), ("IB", 27), ("MPC", 50), ("unauthorised information", 16),
+    ("unauthorized information", 16), ("insufficient bid", 27), ("revoke", 62),
+])
+def test_vocabulary_finds_the_law(searcher, query, law):
+    top = searcher.search(query, limit=5)["results"]
+    assert law in [r["law"] for r in top if r["kind"] == "law"], [(r["edition"], r["provision"]) for r in top]
+
+
+# --- citations ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, edition, provision", [
+    ("27B1", "2007", "27B1"), ("L27B1", "2007", "27B1"), ("law 27 b 1", "2007", "27B1"),
+    ("Law 27B1", "2007", "27B1"), ("  27b1 ", "2007", "27B1"), ("12C1b", "2007", "12C1(b)"),
+    ("12C1(b)", "2007", "12C1(b)"), ("Law 40B2(a)(v)", "2017", "40B2(a)(v)"), ("40 b 2 a v", "2017", "40B2(a)(v)"),
+    ("64", "2007", "64"), ("law 64", "2007", "64"), ("35", "2017", "35"), ("27B9", "2007", "27B"),
+])
+def test_citation_comes_first(searcher, query, edition, provision):
+    top = first(searcher, query)
+    assert (top["edition"], top["provision"], top["match"]) == (edition, provision, "citation")
+    assert top["url"].startswith(f"/{edition}/law/{provision[:2].rstrip('BCDEFGH')}")
+
+
+def test_citation_edition_follows_the_filter(searcher):
+    top = first(searcher, "35", edition="2007")
+    assert (top["edition"], top["provision"]) == ("2007", "35")
+    assert first(searcher, "40B2(a)(v)", edition="2007")["edition"] == "2007"
+
+
+def test_citation_urls_have_the_anchor(searcher):
+    assert first(searcher, "12C1(b)")["url"] == "/2007/law/12#12C1(b)"
+    assert first(searcher, "64")["url"] == "/2007/law/64"
+
+
+def test_citation_of_provision_without_text_shows_its_children(searcher):
+    assert "insufficient" in first(searcher, "27B1")["snippet"].lower()
+
+
+# --- did-you-mean ------------------------------------------------------------------
+
+@pytest.mark.parametrize("query, suggestion", [
+    ("revoek", "revoke"), ("insuficient bid", "insufficient bid"), ("Insuficient Bid", "insufficient Bid"),
+    ("unauthorsed information", "unauthorised information"),
+])
+def test_did_you_mean(searcher, query, suggestion):
+    result = searcher.search(query)
+    assert result["suggestion"].lower() == suggestion.lower()
+    assert result["results"], "the corrected query is searched"
+
+
+def test_did_you_mean_results_use_the_correction(searcher):
+    top = searcher.search("insuficient bid", limit=5)["results"]
+    assert 27 in [r["law"] for r in top]
+
+
+@pytest.mark.parametrize("query", ["revoke", "unauthorised", "penalise", "UI", "LOOT", "revoking",
+                                   "hesitated", "12th trick", "27B1"])
+def test_no_suggestion_for_known_words(searcher, query):
+    assert searcher.search(query)["suggestion"] is None
+
+
+# --- hostile input -----------------------------------------------------------------
+
+HOSTILE = [
+    '"', '"lead out of turn', "((", "lead (out", "[", "AND", "OR", "NOT", "AND OR NOT", "*", "?", "~", "-",
+    "revoke AND", "title:revoke", "a" * 5000, "revoke " * 1000, "\x00\x01\x02revoke\x7f", "\u202erevoke",
+    "😀", "😀 revoke 🃏", "<script>alert(1)</script>", "<mark>revoke</mark>", "&amp; revoke", "' OR 1=1 --",
+    "%00", "\\", "law 999", "99Z", "0", "27B1(" + "a" * 50 + ")", "ÿ", "日本語", "♠♥♦♣", " ", "\t\n",
+]
+
+
+@pytest.mark.parametrize("q", HOSTILE)
+def test_hostile_queries_answer_clearly(client, q):
+    r = client.get("/api/search", query_string={"q": q})
+    assert r.status_code in (200, 400), r.status_code
+    body = r.get_json()
+    if r.status_code == 400:
+        assert body["error"]
+        return
+    assert body["results"] or body["message"]
+    for res in body["results"]:
+        assert "<" not in re.sub(r"</?mark>", "", res["snippet"]), res["snippet"]
+    page = client.get("/search", query_string={"q": q})
+    assert page.status_code == 200
+    assert b"<script>alert" not in page.data
+
+
+def test_snippet_escapes_everything_but_mark():
+    s = snippet('<b>revoke</b> & "revoked" <script>', set(terms("revoke")))
+    assert str(s) == '&lt;b&gt;<mark>revoke</mark>&lt;/b&gt; &amp; &#34;<mark>revoked</mark>&#34; &lt;script&gt;'
+
+
+def test_long_query_is_cut_with_a_message(searcher):
+    result = searcher.search("revoke " * 1000)
+    assert result["results"] and "long" in result["message"]
+
+
+# --- filters, paging, grouping ---------------------------------------------------
+
+@pytest.mark.parametrize("edition", ["2007", "2017", "1993-rubber", "dbrs-2017"])
+def test_edition_filter(searcher, edition):
+    results = searcher.search("partner", edition=edition, limit=20)["results"]
+    assert results and {r["edition"] for r in results} == {edition}
+
+
+@pytest.mark.parametrize("kind", ["law", "definition", "guide"])
+def test_kind_filter(searcher, kind):
+    results = searcher.search("call", kind=kind, limit=20)["results"]
+    assert results and {r["kind"] for r in results} == {kind}
+
+
+def test_kind_filter_skips_citations_of_other_kinds(searcher):
+    assert all(r["kind"] == "guide" for r in searcher.search("27B1", kind="guide")["results"])
+
+
+def test_paging(searcher):
+    one = searcher.search("partner", limit=5, page=1)
+    two = searcher.search("partner", limit=5, page=2)
+    assert one["total"] == two["total"] > 10 and one["pages"] == two["pages"]
+    assert not {r["url"] for r in one["results"]} & {r["url"] for r in two["results"]}
+    past = searcher.search("partner", limit=5, page=one["pages"] + 1)
+    assert past["results"] == [] and past["message"]
+
+
+def test_one_law_does_not_fill_the_page(searcher):
+    results = searcher.search("revoke", limit=10)["results"]
+    # one entry per law of a family of codes (the rubber code is another family)
+    laws = [(r["edition"] == "1993-rubber", r["law"]) for r in results if r["kind"] == "law"]
+    assert len(laws) == len(set(laws))
+    assert any(r["more"] for r in results), "other provisions of a law are listed under it"
+
+
+def test_2007_and_2017_texts_of_a_law_are_one_group(searcher):
+    results = searcher.search("inadmissible double", limit=10)["results"]
+    laws = [r["law"] for r in results if r["kind"] == "law" and r["edition"] in ("2007", "2017")]
+    assert len(laws) == len(set(laws))
+
+
+def test_result_fields(searcher):
+    for r in searcher.search("revoke")["results"]:
+        assert {"edition", "law", "provision", "title", "snippet", "url", "kind"} <= set(r)
+        assert r["url"].startswith("/")
+
+
+# --- the web ---------------------------------------------------------------------------
+
+def test_api_search(client):
+    r = client.get("/api/search?q=revoke&limit=3")
+    assert r.status_code == 200 and r.content_type == "application/json"
+    body = r.get_json()
+    assert body["query"] == "revoke" and len(body["results"]) == 3 and body["suggestion"] is None
+
+
+@pytest.mark.parametrize("args, field", [
+    ("q=", "q"), ("", "q"), ("q=x&limit=0", "limit"), ("q=x&limit=51", "limit"), ("q=x&limit=ten", "limit"),
+    ("q=x&page=0", "page"), ("q=x&page=-1", "page"), ("q=x&edition=1999", "edition"), ("q=x&kind=poem", "kind"),
+])
+def test_api_search_bad_input(client, args, field):
+    r = client.get(f"/api/search?{args}")
+    assert r.status_code == 400 and r.get_json()["field"] == field and r.get_json()["error"]
+
+
+def test_search_page_empty_state(client):
+    r = client.get("/search")
+    assert r.status_code == 200 and b"Type a citation" in r.data
+
+
+def test_search_page(client):
+    r = client.get("/search?q=revoek")
+    assert r.status_code == 200
+    assert b"Did you mean" in r.data and b'href="/search?q=revoke"' in r.data
+    assert b"<mark>" in r.data and b"<script>" not in r.data.split(b"</head>")[1]
+
+
+def test_search_page_paging_links(client):
+    r = client.get("/search?q=partner&limit=5&page=2")
+    assert b'rel="prev"' in r.data and b'rel="next"' in r.data and b"page=3" in r.data
+
+
+def test_search_page_bad_filter(client):
+    r = client.get("/search?q=revoke&edition=1999")
+    assert r.status_code == 400 and b"no edition" in r.data
+
+
+def test_jump_box_falls_through_to_search(client):
+    r = client.get("/go?q=lead+out+of+turn")
+    assert r.status_code in (301, 302, 303) and "/search?q=lead" in r.headers["Location"]
+
+
+# --- the index: built at build time, swapped atomically ---------------------------------
+
+def test_index_is_in_the_build(built):
+    assert (current_store(built).resolve().parent / "index" / index.META).exists()
+
+
+def test_rebuild_swaps_the_index_atomically(tmp_path, monkeypatch):
+    from app import create_app
+
+    data = tmp_path / "data"
+    first_build = build(ROOT / "corpus", data, echo=lambda *_: None).path
+    app = create_app({"TESTING": True, "DATA_DIR": str(data)})
+    client = app.test_client()
+    assert client.get("/api/search?q=revoke").status_code == 200
+    old = Searcher.open(first_build / "index")
+
+    second_build = build(ROOT / "corpus", data, echo=lambda *_: None).path
+    assert second_build != first_build and (data / "current").resolve() == second_build.resolve()
+    # a server still holding the old index keeps answering from it ...
+    assert old.search("revoke")["results"]
+    # ... and the next request is served from the new one
+    assert client.get("/api/search?q=revoke").status_code == 200
+    assert str(second_build.resolve() / "index") in Searcher._cache
+
+    # a build that fails while indexing leaves `current` as it was
+    def broken(db, out_dir):
+        (out_dir.parent / "half").mkdir()
+        raise RuntimeError("indexing failed")
+
+    monkeypatch.setattr(index, "build", broken)
+    with pytest.raises(RuntimeError):
+        build(ROOT / "corpus", data, echo=lambda *_: None)
+    assert (data / "current").resolve() == second_build.resolve()
+    assert client.get("/api/search?q=revoke").status_code == 200
+
+
+def test_index_build_never_leaves_a_half_written_index(built, tmp_path, monkeypatch):
+    import sqlite_utils
+
+    db = sqlite_utils.Database(current_store(built).resolve())
+    out = tmp_path / "index"
+    index.build(db, out)
+    before = sorted(p.name for p in out.iterdir())
+
+    def fail(*a, **k):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(index, "_editions", fail)
+    with pytest.raises(RuntimeError):
+        index.build(db, out)
+    assert sorted(p.name for p in out.iterdir()) == before  # the old index, untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["index"]  # no leftovers
+    assert Searcher(out).search("revoke")["results"]
