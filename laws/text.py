@@ -95,3 +95,22 @@ def repair(text: str, where: str = "") -> tuple[str, list[Correction]]:
 def squash(text: str) -> str:
     """Lines of one paragraph joined into one line; runs of spaces made one."""
     return re.sub(r"[ \t\u00a0]+", " ", re.sub(r"\s*\n\s*", " ", text)).strip()
+
+
+# Words a title keeps in lower case ('Control of Board and Cards').
+SMALL_WORDS = {"a", "an", "and", "as", "at", "after", "before", "by", "during", "for", "from",
+               "in", "of", "on", "or", "the", "to", "with"}
+
+
+def title_case(title: str) -> str:
+    """'CONTROL OF BOARD AND CARDS' -> 'Control of Board and Cards'; the first
+    word and the word after a dash keep their capital."""
+    words = re.sub(r"\s+[-–]\s+", " – ", title).split()
+    out = []
+    for i, word in enumerate(words):
+        lower = word.lower()
+        if i and lower in SMALL_WORDS and out[-1] != "–":
+            out.append(lower)
+        else:
+            out.append("-".join(part[:1].upper() + part[1:] for part in lower.split("-")))
+    return " ".join(out)

@@ -29,8 +29,10 @@ How a query is answered:
    as plain BM25F.  Guide topics and codes of another family (rubber bridge)
    weigh a little less, so the Laws of Duplicate Bridge come first on a tie.
    The scores are combined here rather than by Whoosh's query objects: the
-   index is small and never changes under a Searcher, so each term's postings
-   are read once and cached, which keeps a search to a few milliseconds.
+   index is small and never changes under a Searcher, so every term's
+   postings (BM25F scores and positions) are read once, when the Searcher
+   opens (a fraction of a second), which keeps a search to a few
+   milliseconds.
 4. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
@@ -123,6 +125,7 @@ class Searcher:
             self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
                               "ord": f.get("ord") or 0, "family": fam})
             self.by_key[f["key"]] = d
+        self._preload()
 
     @classmethod
     def open(cls, index_dir: Path) -> "Searcher":
@@ -231,10 +234,18 @@ class Searcher:
                 scores[d] = m.score()
                 positions[d] = tuple(m.value_as("positions"))
                 m.next()
-        if len(self._post_cache) > 50_000:
+        if len(self._post_cache) > 100_000:  # unknown terms, typed by a robot
             self._post_cache.clear()
         self._post_cache[key] = found = (scores, positions)
         return found
+
+    def _preload(self) -> None:
+        """Read every term's postings once, now: the corpus is small (a few
+        thousand terms), and then no search pays for reading the index."""
+        reader = self.whoosh.reader()
+        for field, _ in FIELDS:
+            for t in reader.lexicon(field):
+                self._postings(field, t.decode("utf-8") if isinstance(t, bytes) else t)
 
     def _phrase(self, field: str, phrase: tuple[str, ...], slop: int) -> dict[int, float]:
         """Documents with every term of `phrase` in `field`: the sum of the

@@ -112,13 +112,15 @@ def test_relative_reference_moves_within_the_page(page, base_url, db):
     assert_landed(page, row["to_id"])
 
 
-@pytest.mark.parametrize("typed, path, pid", [
-    ("27B1", "/2007/law/27", "27B1"),
-    ("L12C1b", "/2007/law/12", "12C1(b)"),
-    ("law 40 b 2", "/2017/law/40", "40B2"),
+@pytest.mark.parametrize("start, typed, path, pid", [
+    ("/", "27B1", "/2007/law/27", "27B1"),
+    ("/2007/law/1", "L12C1b", "/2007/law/12", "12C1(b)"),
+    ("/", "law 40 b 2", "/2017/law/40", "40B2"),  # the newest edition with it
+    ("/2007/law/1", "law 40 b 2", "/2007/law/40", "40B2"),  # the edition being read
+    ("/2007/law/12", "12C3", "/2007/law/12", "12C3"),  # on the same page
 ])
-def test_jump_box_goes_to_the_provision(page, base_url, typed, path, pid):
-    page.goto(f"{base_url}/2007/law/1")
+def test_jump_box_goes_to_the_provision(page, base_url, start, typed, path, pid):
+    page.goto(base_url + start)
     page.fill("header.site input[name=q]", typed)
     page.press("header.site input[name=q]", "Enter")
     page.wait_for_url(f"**{path}#*")

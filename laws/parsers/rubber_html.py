@@ -23,7 +23,7 @@ import re
 from laws.corrections import Corrections
 from laws.model import Correction, Footnote, Law, ParsedSource, SourceError
 from laws.parsers.structure import Outline
-from laws.text import repair, squash
+from laws.text import repair, squash, title_case
 
 LAW_LINE = re.compile(r"^LAW\s+(\d{1,3})$")
 # '(a) text', '(iv)', and the OCR's '( d) to'
@@ -59,7 +59,7 @@ def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
             next_section = next_section or body[-1][1]
             body.pop()
         law = _parse_law(lines[start], body, source.file, corrections, out)
-        law.section = section
+        law.section = title_case(section)  # printed in capitals
         out.laws.append(law)
         section = next_section or section
     return out
@@ -95,7 +95,7 @@ def _parse_law(law_line, body, file: str, corrections: Corrections, out: ParsedS
     number = int(LAW_LINE.match(line)[1])
     if not body or not _is_heading(body[0][1]):
         raise SourceError(file, f"Law {number} has no title line in capitals after it", n)
-    title = body[0][1]
+    title = title_case(body[0][1])  # printed in capitals, like the section headings
     outline = Outline(number)
     footnotes: list[list] = []  # [mark, text, line]
     prev = None

@@ -31,7 +31,7 @@ from laws.corrections import Corrections
 from laws.model import (Correction, Definition, Footnote, Law, ParsedSource, Provision, Section,
                         SourceError, Table)
 from laws.parsers.structure import LETTER, NUMBER, ROMAN, ROMAN_KIND, SMALL, Outline, label_kind
-from laws.text import repair, squash
+from laws.text import repair, squash, title_case
 
 Line = tuple[int, str]  # (line number in the file, text without surrounding spaces)
 
@@ -75,8 +75,6 @@ TRAILING_PARAGRAPHS = {69: ("The board is rescored", 1), 71: ("The board is resc
 # Where each rebuilt table must land.
 TABLE_PROVISIONS = {2: "2", 77: "77", 78: "78B"}
 
-SMALL_WORDS = {"a", "an", "and", "as", "at", "after", "before", "by", "during", "for", "from",
-               "in", "of", "on", "or", "the", "to", "with"}
 
 
 @dataclass
@@ -277,20 +275,6 @@ def _definitions(ctx: _Context, lines: list[Line]) -> list[Definition]:
 
 
 # --- laws: headings and titles --------------------------------------------------
-
-def title_case(title: str) -> str:
-    """'CONTROL OF BOARD AND CARDS' -> 'Control of Board and Cards'; the first
-    word and the word after a dash keep their capital."""
-    words = re.sub(r"\s+[-–]\s+", " – ", title).split()
-    out = []
-    for i, word in enumerate(words):
-        lower = word.lower()
-        if i and lower in SMALL_WORDS and out[-1] != "–":
-            out.append(lower)
-        else:
-            out.append("-".join(part[:1].upper() + part[1:] for part in lower.split("-")))
-    return " ".join(out)
-
 
 def _is_label(s: str) -> bool:
     return bool(LETTER_LABEL.match(s) or NUMBER_LABEL.match(s) or PAREN_LABEL.match(s))

@@ -173,6 +173,7 @@ def _fields(c: registry.Checker, values: dict, error_field: str | None) -> list[
         value = values.get(name, prop.get("default"))
         field = {"name": name, "label": prop.get("title", name).capitalize(), "help": prop.get("description"),
                  "hint": prop.get("x-format-hint"), "required": name in required, "error": name == error_field,
+                 "optional": name not in required and "default" not in prop,
                  "value": _field_value(prop, value)}
         if "enum" in prop:
             labels = prop.get("x-labels", {})
@@ -180,7 +181,7 @@ def _fields(c: registry.Checker, values: dict, error_field: str | None) -> list[
             field["options"] = [{"value": v, "label": labels.get(v, v) if labels.get(v, v) == v or v == ""
                                  else f"{v} — {labels[v]}", "selected": str(v) == field["value"]}
                                 for v in prop["enum"]]
-            field["blank"] = name not in required and "" not in prop["enum"] and "default" not in prop
+            field["blank"] = "" not in prop["enum"] and "default" not in prop
         elif kind == "boolean":
             field["widget"] = "checkbox"
             field["checked"] = bool(value)
