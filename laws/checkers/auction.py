@@ -25,11 +25,6 @@ class Call:
     def __str__(self) -> str:
         return {"pass": "P", "double": "X", "redouble": "XX"}.get(self.kind) or f"{self.level}{self.strain}"
 
-    def words(self) -> str:
-        if self.kind != "bid":
-            return self.kind
-        return f"{self.level} {SUIT_NAMES[self.strain]}"
-
 
 def parse_call(text: str, index: int) -> Call:
     raw = " ".join(str(text).strip().upper().split())

@@ -23,16 +23,8 @@ def seat_after(seat: str, n: int = 1) -> str:
     return SEATS[(SEATS.index(seat) + n) % 4]
 
 
-def partner(seat: str) -> str:
-    return seat_after(seat, 2)
-
-
 def same_side(a: str, b: str) -> bool:
     return SEATS.index(a) % 2 == SEATS.index(b) % 2
-
-
-def side(seat: str) -> str:
-    return "NS" if seat in "NS" else "EW"
 
 
 @dataclass(frozen=True, order=True)
