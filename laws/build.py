@@ -16,7 +16,6 @@ a server still reading it is never pulled from under.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import time

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from laws.model import Correction, SourceError
+from laws.text import repair
 
 CORRECTIONS = "corrections.toml"
 REQUIRED = ("file", "raw", "corrected", "reason")
@@ -85,6 +86,18 @@ class Corrections:
                 e.uses += n
                 made.extend(Correction(e.raw, e.corrected, e.reason, e.kind, where, e.line) for _ in range(n))
         return text, made
+
+    def fix(self, file: str, where: str, raw: str, record: list[Correction]) -> tuple[str, str | None]:
+        """Everything a parser does to a piece of text it has cut out of a
+        source: the character repairs (laws.text) then the curated corrections.
+        Appends what it changed to `record`; returns (text, raw reading if it
+        differs)."""
+        if not raw:
+            return raw, None
+        text, made = repair(raw, where)
+        text, curated = self.apply(file, where, text)
+        record.extend(made + curated)
+        return text, (raw if text != raw else None)
 
     def check_all_used(self, files: set[str]) -> None:
         for e in self.entries:

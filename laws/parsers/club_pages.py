@@ -32,7 +32,7 @@ from rapidfuzz import fuzz, process
 
 from laws.corrections import Corrections
 from laws.model import Correction, Fragment, ParsedSource, SourceError
-from laws.text import repair, squash
+from laws.text import squash
 
 # Scores are rapidfuzz's 0-100.
 PARAGRAPH_THRESHOLD = 75  # a paragraph quotes a provision (punctuation or a word may differ)
@@ -93,7 +93,7 @@ def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
                 out.corrections.append(Correction(frag.text, "", "fragment repeated on the page; dropped", "layout",
                                                   line=frag.line))
                 continue
-            frag.text = _correct(frag.text, source.file, corrections, out)
+            frag.text, _raw = corrections.fix(source.file, "", frag.text, out.corrections)
             fragments.append(frag)
     out.fragments = fragments
     return out
@@ -307,11 +307,3 @@ def _is_repeat(frag: Fragment, earlier: list[Fragment]) -> bool:
         if fuzz.partial_ratio(normalise(frag.text), normalise(other.text)) >= REPEAT_THRESHOLD:
             return True
     return False
-
-
-def _correct(text: str, file: str, corrections: Corrections, out: ParsedSource) -> str:
-    text, made = repair(text)
-    out.corrections.extend(made)
-    text, made = corrections.apply(file, "", text)
-    out.corrections.extend(made)
-    return text

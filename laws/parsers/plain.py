@@ -22,8 +22,8 @@ import re
 
 from laws.corrections import Corrections
 from laws.model import Correction, Footnote, Law, ParsedSource, SourceError
-from laws.parsers.structure import LETTER, NUMBER, ROMAN_KIND, SMALL, Outline, label_kind
-from laws.text import repair, squash
+from laws.parsers.structure import LETTER, NUMBER, ROMAN_KIND, SMALL, Outline, footnote_carrier, label_kind
+from laws.text import squash
 
 # 'Law 33', 'LAW 33', 'Law 33 - Simultaneous Calls', 'Law 33: Simultaneous Calls',
 # 'Law 33 Simultaneous Calls'.  A line of text such as 'Law 72C may apply.' or
@@ -117,14 +117,14 @@ def _parse_law(number: int, title: str, body, file: str,
         _read_line(outline, line, next_line, line_no, out)
 
     # A title is corrected like the law's own text: an entry's `where` is the law's id.
-    law = Law(number=number, title=_correct(title, str(number), file, corrections, out)[0],
+    law = Law(number=number, title=corrections.fix(file, str(number), title, out.corrections)[0],
               provisions=outline.provisions)
     for prov in law.provisions:
-        prov.heading = _correct(prov.heading, prov.id, file, corrections, out)[0]
-        prov.text, prov.raw_text = _correct(prov.text, prov.id, file, corrections, out)
+        prov.heading = corrections.fix(file, prov.id, prov.heading, out.corrections)[0]
+        prov.text, prov.raw_text = corrections.fix(file, prov.id, prov.text, out.corrections)
     for mark, note, line_no in footnotes:
-        carrier = _carrier(law, mark)
-        text, raw = _correct(note, carrier, file, corrections, out)
+        carrier = footnote_carrier(law, mark)
+        text, raw = corrections.fix(file, carrier, note, out.corrections)
         law.footnotes.append(Footnote(provision=carrier, mark=mark, text=text, raw_text=raw))
     return law
 
@@ -194,25 +194,4 @@ def _title_case(text: str) -> bool:
     return words[0][0].isupper() and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
-def _carrier(law: Law, mark: str) -> str:
-    """The provision whose text carries a footnote mark ('*' but not part of '**')."""
-    pattern = re.compile(rf"(?<!\*){re.escape(mark)}(?!\*)")
-    for prov in law.provisions:
-        if pattern.search(prov.text):
-            return prov.id
-    return law.provisions[0].id
-
-
 # --- corrections ---------------------------------------------------------------------
-
-def _correct(raw: str, where: str, file: str, corrections: Corrections,
-             out: ParsedSource) -> tuple[str, str | None]:
-    """(corrected text, raw text if it differs)."""
-    if not raw:
-        return raw, None
-    text, made = repair(raw, where)
-    out.corrections.extend(made)
-    text, made = corrections.apply(file, where, text)
-    out.corrections.extend(made)
-    return text, (raw if text != raw else None)
-

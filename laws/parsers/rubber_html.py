@@ -22,8 +22,8 @@ import re
 
 from laws.corrections import Corrections
 from laws.model import Correction, Footnote, Law, ParsedSource, SourceError
-from laws.parsers.structure import Outline
-from laws.text import repair, squash, title_case
+from laws.parsers.structure import Outline, footnote_carrier
+from laws.text import squash, title_case
 
 LAW_LINE = re.compile(r"^LAW\s+(\d{1,3})$")
 # '(a) text', '(iv)', and the OCR's '( d) to'
@@ -120,10 +120,10 @@ def _parse_law(law_line, body, file: str, corrections: Corrections, out: ParsedS
 
     law = Law(number=number, title=title, provisions=outline.provisions)
     for prov in law.provisions:
-        prov.text, prov.raw_text = _correct(prov.text, prov.id, file, corrections, out)
+        prov.text, prov.raw_text = corrections.fix(file, prov.id, prov.text, out.corrections)
     for mark, text, n in footnotes:
-        carrier = _carrier(law, mark)
-        corrected, raw = _correct(text, carrier, file, corrections, out)
+        carrier = footnote_carrier(law, mark)
+        corrected, raw = corrections.fix(file, carrier, text, out.corrections)
         law.footnotes.append(Footnote(provision=carrier, mark=mark, text=corrected, raw_text=raw))
     return law
 
@@ -153,26 +153,3 @@ def _footnote_line(footnotes: list[list], line: str, n: int) -> None:
         footnotes.append([m[1], m[2], n])
     else:
         footnotes[-1][1] = squash(f"{footnotes[-1][1]} {line}")
-
-
-def _carrier(law: Law, mark: str) -> str:
-    """The first provision whose text carries the footnote's mark ('*' not part
-    of '**').  A mark used twice (Law 47 (c) and (d)) points at one footnote,
-    which is attached once, to the first."""
-    pattern = re.compile(rf"(?<!\*){re.escape(mark)}(?!\*)")
-    for prov in law.provisions:
-        if pattern.search(prov.text):
-            return prov.id
-    return law.provisions[0].id
-
-
-def _correct(raw: str, where: str, file: str, corrections: Corrections,
-             out: ParsedSource) -> tuple[str, str | None]:
-    """(corrected text, raw text if it differs)."""
-    if not raw:
-        return raw, None
-    text, made = repair(raw, where)
-    out.corrections.extend(made)
-    text, made = corrections.apply(file, where, text)
-    out.corrections.extend(made)
-    return text, (raw if text != raw else None)

@@ -88,10 +88,7 @@ class _Context:
 
     def finish(self, where: str, raw: str) -> tuple[str, str | None]:
         """Repair and correct one piece of text; returns (text, raw_text or None)."""
-        text, made = repair(raw, where)
-        text, curated = self.corrections.apply(self.file, where, text)
-        self.out.corrections.extend(made + curated)
-        return text, (raw if raw != text else None)
+        return self.corrections.fix(self.file, where, raw, self.out.corrections)
 
     def own(self, lines: list[Line], where: str) -> None:
         for n, _ in lines:

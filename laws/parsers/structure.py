@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from laws.model import Provision
+from laws.model import Law, Provision
 
 ROMAN = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 
@@ -106,3 +106,14 @@ class Outline:
         """Close open provisions deeper than `depth` (0 = back to the law)."""
         while self.stack[-1][0] > depth:
             self.stack.pop()
+
+
+def footnote_carrier(law: Law, mark: str) -> str:
+    """The first provision whose text carries a footnote's mark ('*' but not
+    part of '**').  A mark used twice points at one footnote, attached once,
+    to the first; a mark found nowhere leaves the footnote on the law."""
+    pattern = re.compile(rf"(?<!\*){re.escape(mark)}(?!\*)")
+    for prov in law.provisions:
+        if pattern.search(prov.text):
+            return prov.id
+    return law.provisions[0].id
