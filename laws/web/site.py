@@ -213,6 +213,11 @@ def init_app(app) -> None:
         resp.headers["Cache-Control"] = "public, max-age=3600"
         return resp
 
+    @app.get("/favicon.ico")
+    def favicon():
+        from flask import redirect
+        return redirect(assets.url("icons/icon.svg"), 301)
+
     @app.get("/offline/index.json")
     def offline_index_json():
         resp = Response(json.dumps(offline_index(), separators=(",", ":")), mimetype="application/json")
