@@ -189,3 +189,20 @@ def test_comparisons_are_fast(tmp_path):
     figures = compare.build(db, CORPUS)
     assert figures["pairs"] == 2 and figures["laws"] == 39
     assert figures["seconds"] < 2.0
+
+
+def _section(html: str, pid: str) -> str:
+    start = html.index(f'id="{pid}"')
+    return html[start:html.index("</section>", start)]
+
+
+def test_law_page_shows_each_provisions_history(client):
+    """On each law page, the provision in the other editions, linked."""
+    html = client.get("/2017/law/35").get_data(as_text=True)
+    history = re.search(r'<p class="history">(.*?)</p>', _section(html, "35A"), re.S)[1]
+    assert re.sub(r"<[^>]+>", "", history).strip() == "2007: 35.1 (same)"
+    assert 'href="/2007/law/35#35.1"' in history
+    assert 'href="/compare/35?from=2007&amp;to=2017"' in history
+    html = client.get("/2017/law/36").get_data(as_text=True)
+    added = re.search(r'<p class="history">(.*?)</p>', _section(html, "36C"), re.S)[1]
+    assert re.sub(r"<[^>]+>", "", added).strip() == "2007: not there (added)"

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from laws import citations, queries
+from laws import compare, citations, queries
 from laws.web import chapters, render
 from laws.web.db import get_db
 from laws.web.site import cached
@@ -218,6 +218,7 @@ class LawPage:
         law_marks = {}
         for f in footnotes:
             law_marks.setdefault(f["mark"], f"#{f['anchor']}")
+        history = self._history()
         provisions = []
         for p in law["provisions"]:
             own = marks.get(p["id"], [])
@@ -232,6 +233,7 @@ class LawPage:
                 "html": render.text_html(p["text"], refs.get((p["id"], "text")), edition=ed["id"],
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
+                "history": history.get(p["id"], []),
             })
         unresolved = [r for r in law["references"] if not r["resolved"]]
         topics = _topic_titles()
@@ -274,6 +276,22 @@ class LawPage:
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
         }
+
+
+    def _history(self) -> dict[str, list[dict]]:
+        """Each provision in the other editions (laws.compare aligned them at
+        build time): provision id -> [{edition, year, href, provision, status, compare}]."""
+        ed, n = self.edition["id"], self.law["number"]
+        out: dict[str, list[dict]] = {}
+        for pid, entries in compare.history(get_db(), ed, n).items():
+            for h in entries:
+                older, newer = sorted([(h["year"], h["edition"]), (self.edition["year"], ed)])
+                out.setdefault(pid, []).append({
+                    **h,
+                    "href": render.law_url(h["edition"], n, h["provision"]) if h["provision"] else None,
+                    "compare": f"/compare/{n}?" + urlencode({"from": older[1], "to": newer[1]}),
+                })
+        return out
 
 
 def _label(label: str) -> str:
