@@ -1,5 +1,5 @@
-"""Relevance on the development questions (/work/shared/search-dev-queries.tsv,
-copied to tests/data/search-dev-queries.tsv).
+"""Relevance on the development questions directors ask (the project's shared
+search-dev-queries.tsv, copied to tests/data/search-dev-queries.tsv).
 
 The rule: a question is answered when one of the first five results is law
 text of a duplicate code (2007 or 2017: their law numbers are the same) in
