@@ -3,8 +3,8 @@
     python bench/build.py [--runs N]
 
 Builds corpus/ into a temporary data directory N times (default 3) and prints
-the time of each step (parse, store, references, comparisons, search index),
-the total (best and median), and the size of the store and index.  For
+the build's own summary (per edition: counts and parse time), the total build
+time (best and median), and the size of the store and index.  For
 comparison in the same run it times the floor of any build: reading and
 hashing the corpus files and copying them into a fresh SQLite file.
 """
