@@ -11,18 +11,7 @@ import itertools
 
 import pytest
 
-from laws.checkers import registry
-from laws.web.errors import BadRequest
-
-
-def run(checker_id, **data):
-    return registry.run(checker_id, data)
-
-
-def bad(checker_id, **data) -> BadRequest:
-    with pytest.raises(BadRequest) as info:
-        registry.run(checker_id, data)
-    return info.value
+from checker_calls import bad, run
 
 
 # --- board (Law 2) -------------------------------------------------------------
