@@ -149,7 +149,9 @@ def parse_all(corpus_dir: Path) -> tuple[manifest_mod.Manifest, list[ParsedSourc
 # Search indexing and edition comparison register here; each is fast and pure
 # build-time work.
 def _after_store_steps(corpus_dir: Path):
-    from laws import compare  # noqa: WPS433 (imported late: optional heavy deps)
+    # imported here, not at the top: the checkers' registry reaches the web
+    # package, which imports this module (laws.web.db uses current_store)
+    from laws import compare
     from laws.checkers import registry
     from search import index
     return [

@@ -162,3 +162,19 @@ def candidates(pid: str) -> list[str]:
         return []
     parts = re.findall(r"\([^()]+\)|[A-H]|\.\d{1,2}|\d{1,2}", pid[m.end():])
     return [m[0] + "".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def law_ranges(laws: list[int]) -> str:
+    """[1, 2, 3, 5] -> 'Laws 1–3, 5'."""
+    if not laws:
+        return "no laws"
+    laws = sorted(laws)
+    spans, start, prev = [], laws[0], laws[0]
+    for n in laws[1:] + [None]:
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        spans.append(f"{start}–{prev}" if prev != start else f"{start}")
+        if n is not None:
+            start = prev = n
+    return ("Laws " if len(laws) > 1 else "Law ") + ", ".join(spans)

@@ -55,6 +55,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
+from laws import citations
 from laws.model import SourceError
 
 OVERRIDES = "alignment-overrides.toml"
@@ -838,8 +839,7 @@ def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict
     for e in (from_ed, to_ed):
         if number not in _law_numbers(conn, e):
             have = _law_numbers(conn, e)
-            span = f"Laws {have[0]}–{have[-1]}" if have else "no laws"
-            raise NotFound(f"{eds[e]['title']} has no Law {number} in the corpus (it has {span}), "
+            raise NotFound(f"{eds[e]['title']} has no Law {number} in the corpus (it has {citations.law_ranges(have)}), "
                            "so there is nothing to compare.")
     law = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
                        [old, new, number]).fetchone()

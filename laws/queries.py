@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from laws import citations
+
 
 class NotFound(LookupError):
     """Something asked for is not in the store; the message says what."""
@@ -48,8 +50,7 @@ def _law_row(db, edition_id: str, number: int):
     row = db.execute("select * from laws where edition = ? and number = ?", [edition_id, number]).fetchone()
     if row is None:
         have = [r[0] for r in db.execute("select number from laws where edition = ? order by number", [edition_id])]
-        span = f"Laws {have[0]}–{have[-1]}" if have else "no laws"
-        raise NotFound(f"{ed['title']} has no Law {number} in the corpus (it has {span}).")
+        raise NotFound(f"{ed['title']} has no Law {number} in the corpus (it has {citations.law_ranges(have)}).")
     return row
 
 
@@ -118,6 +119,14 @@ def definitions(db: sqlite3.Connection, edition_id: str) -> list[dict]:
     edition(db, edition_id)
     return [dict(r) for r in db.execute(
         "select id, term, text, raw_text from definitions where edition = ? order by ord", [edition_id])]
+
+
+def definition_references(db: sqlite3.Connection, edition_id: str) -> dict[str, list[dict]]:
+    """The references made in each definition: def id -> references."""
+    refs: dict[str, list[dict]] = {}
+    for r in db.execute("select * from refs where edition = ? and field = 'definition' order by id", [edition_id]):
+        refs.setdefault(r["from_id"], []).append(_ref(r))
+    return refs
 
 
 def sections(db: sqlite3.Connection, edition_id: str) -> list[dict]:

@@ -43,7 +43,7 @@ def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[s
     if law is None:
         return None, None, "a relative reference outside any law"
     if law not in laws:
-        return None, law, f"Law {law} of this edition is not in the corpus (it has Laws {_ranges(sorted(laws))} only)"
+        return None, law, f"Law {law} of this edition is not in the corpus (it has {citations.law_ranges(sorted(laws))} only)"
     wanted = citations.provision_id(law, cite.path)
     options = citations.candidates(wanted)
     if cite.path and not cite.path[0].isalpha() and not cite.path.startswith("("):
@@ -53,17 +53,6 @@ def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[s
         if pid in ids:
             return pid, law, "" if i == 0 else f"{wanted} is not in this edition; linked to {pid}"
     return None, law, f"{wanted} is not in this edition"
-
-
-def _ranges(numbers: list[int]) -> str:
-    out, start = [], None
-    for i, n in enumerate(numbers):
-        if start is None:
-            start = n
-        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
-            out.append(f"{start}–{n}" if n != start else str(n))
-            start = None
-    return ", ".join(out)
 
 
 def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:

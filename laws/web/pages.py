@@ -10,7 +10,7 @@ import json
 import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from laws import compare, citations, queries
 from laws.web import chapters, render
@@ -127,7 +127,7 @@ def home():
         if m:
             c["numbers"].add(int(m[0]))
     for c in checkers.values():
-        c["laws"] = law_ranges(sorted(c["numbers"]))
+        c["laws"] = citations.law_ranges(sorted(c["numbers"]))
     return render_template("home.html", editions=eds, coverage={e["id"]: coverage(e) for e in eds},
                            declared=declared, guide=[t for t in _topic_titles().values()],
                            checkers=list(checkers.values()))
@@ -139,24 +139,8 @@ def coverage(e: dict) -> str:
         return ""
     if not e["laws"]:
         return "not in the corpus"
-    text = law_ranges(e["laws"])
+    text = citations.law_ranges(e["laws"])
     return text if len(e["laws"]) >= 93 else text + " only"
-
-
-def law_ranges(laws: list[int]) -> str:
-    """[1, 2, 3, 5] -> 'Laws 1–3, 5'."""
-    if not laws:
-        return "no laws"
-    laws = sorted(laws)
-    spans, start, prev = [], laws[0], laws[0]
-    for n in laws[1:] + [None]:
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        spans.append(f"{start}–{prev}" if prev != start else f"{start}")
-        if n is not None:
-            start = prev = n
-    return ("Laws " if len(laws) > 1 else "Law ") + ", ".join(spans)
 
 
 @bp.get("/<edition>/")
@@ -309,9 +293,7 @@ def definitions(edition: str):
     if not defs:
         raise queries.NotFound(f"The {ed['title']} in the corpus has no definitions."
                                + (" The 2007 Laws have them." if edition != "2007" else ""))
-    refs: dict[str, list[dict]] = {}
-    for r in get_db().execute("select * from refs where edition = ? and field = 'definition'", [edition]):
-        refs.setdefault(r["from_id"], []).append(queries._ref(r))
+    refs = queries.definition_references(get_db(), edition)
     terms = _terms(edition)
     items = [{**d, "html": render.text_html(d["text"], refs.get(d["id"]), edition=edition, terms=terms,
                                             skip_term=d["id"]),
@@ -371,7 +353,7 @@ def _norm_title(title: str) -> str:
 @bp.get("/sources")
 def sources():
     eds = {e["id"]: e for e in _editions()}
-    items = [dict(s, laws_text=law_ranges(json.loads(s["laws"] or "[]"))) for s in queries.sources(get_db())]
+    items = [dict(s, laws_text=citations.law_ranges(json.loads(s["laws"] or "[]"))) for s in queries.sources(get_db())]
     return render_template("sources.html", sources=items, editions=eds)
 
 
