@@ -830,6 +830,22 @@ def overview(conn, from_ed: str, to_ed: str) -> dict:
     }
 
 
+def law_comparison(conn, from_ed: str, to_ed: str, number: int) -> dict | None:
+    """The stored comparison of one law between two editions (either way
+    round: the counts are read from `from_ed` to `to_ed`), or None."""
+    old, new, rev = _canonical(conn, from_ed, to_ed)
+    row = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
+                       [old, new, number]).fetchone()
+    if row is None:
+        return None
+    c = {k: row[k] for k in ("same", "changed", "moved", "added", "removed")}
+    if rev:
+        c["added"], c["removed"] = c["removed"], c["added"]
+    return {"status": row["status"], "counts": c,
+            "summary": summary(c, row["title_from"] != row["title_to"] and bool(json.loads(row["title_ops"])),
+                               [] if rev else json.loads(row["refs"]))}
+
+
 def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict:
     """One law compared between two editions: CONTRACT.md's GET /api/diff,
     with a few more fields for the pages.  Raises laws.queries.NotFound."""

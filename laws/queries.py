@@ -18,7 +18,7 @@ class NotFound(LookupError):
 
 def editions(db: sqlite3.Connection) -> list[dict]:
     out = []
-    for e in db.execute("select * from editions order by ord"):
+    for e in db.execute("select * from editions order by in_force desc, ord"):
         laws = [r[0] for r in db.execute("select number from laws where edition = ? order by number", [e["id"]])]
         sources = [dict(r) for r in db.execute(
             "select file, title, kind, provenance, attribution from sources where edition = ? order by file",
@@ -27,8 +27,15 @@ def editions(db: sqlite3.Connection) -> list[dict]:
             "id": e["id"], "title": e["title"], "year": e["year"], "kind": e["kind"], "family": e["family"],
             "publisher": e["publisher"], "description": e["description"], "guide_to": e["guide_to"],
             "declared_laws": json.loads(e["laws"]), "laws": laws, "sources": sources,
+            "in_force": bool(e["in_force"]),
         })
     return out
+
+
+def jump_order(edition: dict) -> tuple:
+    """Sort key of code editions for where an unqualified citation goes: the
+    code in force, then newest first, duplicate before rubber in a year."""
+    return (not edition.get("in_force"), -edition["year"], edition["family"] != "duplicate")
 
 
 def edition(db: sqlite3.Connection, edition_id: str) -> dict:

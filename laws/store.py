@@ -16,7 +16,7 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "laws.db"
 
 
@@ -28,7 +28,7 @@ def create(path: Path) -> sqlite_utils.Database:
     db["editions"].create({
         "id": str, "title": str, "year": int, "kind": str, "family": str, "publisher": str,
         "description": str, "guide_to": str, "laws": str,  # laws: JSON list the manifest declares
-        "ord": int,
+        "in_force": int, "ord": int,
     }, pk="id")
     db["sources"].create({
         "file": str, "edition": str, "title": str, "kind": str, "parser": str, "laws": str,
@@ -86,7 +86,7 @@ def write_manifest(db: sqlite_utils.Database, manifest: Manifest, hashes: dict[s
     db["editions"].insert_all({
         "id": e.id, "title": e.title, "year": e.year, "kind": e.kind, "family": e.family,
         "publisher": e.publisher, "description": e.description, "guide_to": e.guide_to,
-        "laws": json.dumps(e.laws), "ord": i,
+        "laws": json.dumps(e.laws), "in_force": int(e.in_force), "ord": i,
     } for i, e in enumerate(manifest.editions))
     db["sources"].insert_all({
         "file": s.file, "edition": s.edition, "title": s.title, "kind": s.kind, "parser": s.parser,

@@ -36,7 +36,8 @@ def _cards_schema(title: str, max_items: int, description: str, min_items: int =
 
 @checker(
     "trick", "Winner of a trick",
-    cites={"2007": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"]},
+    cites={"2017": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"],
+           "2007": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"]},
     schema={
         "properties": {
             "cards": _cards_schema("cards played", 4, "the cards played to the trick, the lead first", 1),

@@ -34,11 +34,14 @@ def _edition(edition_id: str) -> dict:
     raise queries.NotFound(f"There is no edition '{edition_id}'.")
 
 
-def _code_editions_newest_first() -> list[dict]:
-    """Code editions in the order the jump box tries them: newest first, and
-    duplicate before rubber in the same year."""
-    return sorted((e for e in _editions() if e["kind"] == "code"),
-                  key=lambda e: (-e["year"], e["family"] != "duplicate"))
+def _code_editions_in_jump_order() -> list[dict]:
+    """Code editions in the order the jump box tries them (queries.jump_order)."""
+    return sorted((e for e in _editions() if e["kind"] == "code"), key=queries.jump_order)
+
+
+def _in_force() -> dict | None:
+    """The code directors rule by today (the manifest's `in_force`)."""
+    return next((e for e in _editions() if e.get("in_force")), None)
 
 
 def _has_definitions(edition_id: str) -> bool:
@@ -90,7 +93,7 @@ def resolve(query: str, edition_hint: str | None = None) -> str | None:
     if parsed is None:
         return None
     law, pid = parsed
-    with_law = [e for e in _code_editions_newest_first() if law in e["laws"]]
+    with_law = [e for e in _code_editions_in_jump_order() if law in e["laws"]]
     if not with_law:
         return None
     hinted = [e for e in with_law if e["id"] == edition_hint]
@@ -128,7 +131,9 @@ def home():
             c["numbers"].add(int(m[0]))
     for c in checkers.values():
         c["laws"] = citations.law_ranges(sorted(c["numbers"]))
+    with_defs = sorted((e for e in eds if e["has_definitions"]), key=queries.jump_order)
     return render_template("home.html", editions=eds, coverage={e["id"]: coverage(e) for e in eds},
+                           defs_edition=with_defs[0] if with_defs else None,
                            declared=declared, guide=[t for t in _topic_titles().values()],
                            checkers=list(checkers.values()))
 
@@ -203,6 +208,7 @@ class LawPage:
         for f in footnotes:
             law_marks.setdefault(f["mark"], f"#{f['anchor']}")
         history = self._history()
+        in_force = self._in_force_counterpart()
         provisions = []
         for p in law["provisions"]:
             own = marks.get(p["id"], [])
@@ -218,6 +224,7 @@ class LawPage:
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
                 "history": history.get(p["id"], []),
+                "in_force_href": self._counterpart_href(in_force, history.get(p["id"], [])),
             })
         unresolved = [r for r in law["references"] if not r["resolved"]]
         topics = _topic_titles()
@@ -259,7 +266,32 @@ class LawPage:
             "prev": numbers[i - 1] if i > 0 else None,
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
+            "in_force": in_force,
         }
+
+    def _in_force_counterpart(self) -> dict | None:
+        """For a law of an older code of the family in force: the same law in
+        the code in force, and what changed (None on the code in force itself,
+        or where it has no such law)."""
+        ed, n = self.edition, self.law["number"]
+        current = _in_force()
+        if (current is None or current["id"] == ed["id"] or current["family"] != ed["family"]
+                or current["year"] <= ed["year"] or n not in current["laws"]):
+            return None
+        row = compare.law_comparison(get_db(), ed["id"], current["id"], n)
+        return {"edition": current, "href": render.law_url(current["id"], n),
+                "status": row["status"] if row else None, "summary": row["summary"] if row else "",
+                "compare": f"/compare/{n}?" + urlencode({"from": ed["id"], "to": current["id"]})}
+
+    @staticmethod
+    def _counterpart_href(in_force: dict | None, history: list[dict]) -> str | None:
+        """Where a provision of an older code stands in the code in force."""
+        if in_force is None:
+            return None
+        for h in history:
+            if h["edition"] == in_force["edition"]["id"] and h["provision"]:
+                return render.law_url(h["edition"], int(re.match(r"\d+", h["provision"])[0]), h["provision"])
+        return None
 
 
     def _history(self) -> dict[str, list[dict]]:
@@ -316,7 +348,7 @@ def topic(topic_id: str):
         topic_id = "topic:" + topic_id
     t = queries.topic(get_db(), topic_id)
     guide_ed = _edition(t["edition"])
-    codes = _code_editions_newest_first()
+    codes = _code_editions_in_jump_order()
     preferred = guide_ed.get("guide_to")
 
     def law_edition(n: int) -> str | None:
