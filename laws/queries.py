@@ -105,6 +105,10 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
                for r in db.execute(
         "select s.file, s.title, s.attribution, a.how from attestations a join sources s on s.file = a.source "
         "where a.edition = ? and a.law = ? order by a.how desc, s.file", [edition_id, number])]
+    variants = [dict(r) for r in db.execute(
+        "select v.provision, v.kind, v.main, v.witness, v.reason, v.source, s.title as source_title "
+        "from variants v join sources s on s.file = v.source where v.edition = ? and v.law = ? order by v.id",
+        [edition_id, number])]
     corrections = [dict(r) for r in db.execute(
         "select location, raw, corrected, reason, kind, certain from corrections "
         "where edition = ? and source = ? order by id", [edition_id, row["source"]])
@@ -113,6 +117,7 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         "edition": edition_id, "number": number, "title": row["title"], "section": row["section"],
         "provisions": provisions, "footnotes": footnotes, "references": references, "cited_by": cited_by,
         "guide": guide, "checkers": checkers, "sources": sources, "corrections": corrections,
+        "variants": variants,
     }
 
 

@@ -77,6 +77,12 @@ def create(path: Path) -> sqlite_utils.Database:
         "id": int, "edition": str, "from_id": str, "from_law": int, "field": str, "raw": str, "start": int, "end": int,
         "to_edition": str, "to_id": str, "to_law": int, "resolved": int, "reason": str,
     }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    # where a witness (a second transcription of an edition's laws) reads
+    # otherwise than the main text: see laws/witness.py for the kinds
+    db["variants"].create({
+        "id": int, "edition": str, "law": int, "provision": str, "source": str, "kind": str,
+        "main": str, "witness": str, "reason": str,
+    }, pk="id", foreign_keys=[("edition", "editions", "id"), ("source", "sources", "file")])
     db["checker_cites"].create({"checker": str, "edition": str, "provision": str, "title": str},
                                pk=("checker", "edition", "provision"))
     return db
@@ -151,6 +157,26 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 0,
     } for c in parsed.uncertain])
+
+
+def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) -> dict[str, str]:
+    """provision id -> text, for some laws of an edition already written."""
+    if not laws:
+        return {}
+    return {r["id"]: r["text"] or "" for r in db.query(
+        f"select id, text from provisions where edition = ? and law in ({','.join('?' * len(laws))})",
+        [edition, *laws])}
+
+
+def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
+    """A witness's laws are not the edition's text: record that it attests
+    them, and its variant readings (laws.witness.Variant) against the main text."""
+    ed, src = parsed.edition, parsed.file
+    db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
+                                   for law in parsed.laws), ignore=True)
+    db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
+                               "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
+                              for v in variants)
 
 
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:

@@ -209,6 +209,9 @@ class LawPage:
             law_marks.setdefault(f["mark"], f"#{f['anchor']}")
         history = self._history()
         in_force = self._in_force_counterpart()
+        variants: dict[str, list[dict]] = {}
+        for v in law.get("variants", []):
+            variants.setdefault(v["provision"], []).append(dict(v, kind_words=VARIANT_WORDS.get(v["kind"], v["kind"])))
         provisions = []
         for p in law["provisions"]:
             own = marks.get(p["id"], [])
@@ -225,6 +228,7 @@ class LawPage:
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
                 "history": history.get(p["id"], []),
                 "in_force_href": self._counterpart_href(in_force, history.get(p["id"], [])),
+                "variants": variants.get(p["id"], []),
             })
         unresolved = [r for r in law["references"] if not r["resolved"]]
         topics = _topic_titles()
@@ -267,7 +271,26 @@ class LawPage:
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
             "in_force": in_force,
+            "witnesses": self._witnesses(law, variants),
         }
+
+    @staticmethod
+    def _witnesses(law: dict, variants: dict[str, list[dict]]) -> list[dict]:
+        """Each witness of the law with how far it agrees with the main text."""
+        out = []
+        worded = [p for p in law["provisions"] if (p["text"] or "").strip()]
+        for s in law["sources"]:
+            if s["how"] != "witness":
+                continue
+            mine = [v for vs in variants.values() for v in vs if v["source"] == s["file"]]
+            differing = {v["provision"] for v in mine if v["kind"] != "typo"}
+            kinds: dict[str, int] = {}
+            for v in mine:
+                kinds[v["kind"]] = kinds.get(v["kind"], 0) + 1
+            out.append({**s, "provisions": len(worded), "agree": sum(p["id"] not in differing for p in worded),
+                        "variants": len(mine),
+                        "kinds": [(VARIANT_WORDS.get(k, k), n) for k, n in sorted(kinds.items(), key=lambda kn: -kn[1])]})
+        return out
 
     def _in_force_counterpart(self) -> dict | None:
         """For a law of an older code of the family in force: the same law in
@@ -308,6 +331,14 @@ class LawPage:
                     "compare": f"/compare/{n}?" + urlencode({"from": older[1], "to": newer[1]}),
                 })
         return out
+
+
+# how a variant reading's kind (laws/witness.py) is named to readers
+VARIANT_WORDS = {
+    "typo": "transcription slip (corrected)", "spelling": "British/American spelling",
+    "gender-neutral": "gender-neutral edit", "punctuation": "punctuation or capitals",
+    "wording": "different wording", "missing": "provision missing",
+}
 
 
 def _label(label: str) -> str:
