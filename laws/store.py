@@ -158,6 +158,17 @@ def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     } for c in parsed.uncertain])
 
 
+def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
+    """Every parsed source, each as its kind asks (a witness attests, it does
+    not give the text)."""
+    kinds = {s.file: s.kind for s in manifest.sources}
+    for parsed in results:
+        if kinds[parsed.file] == "witness":
+            write_witness(db, parsed)
+        else:
+            write_parsed(db, parsed)
+
+
 def write_witness(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     """A second transcription of laws whose text another source gives: it
     attests them (one `attestations` row per law, how = 'witness') and its
