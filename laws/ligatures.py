@@ -93,6 +93,7 @@ class Lexicon:
     document: Mapping[str, int] | None = field(default=None, repr=False)
     # derived: closed spelling -> its hyphenated splits ('eastwest' -> [('east', 'west')])
     _closed: Mapping[str, list[tuple[str, str]]] = field(init=False, repr=False, compare=False)
+    _any: frozenset[str] = field(init=False, repr=False, compare=False)  # known() or hyphen_known()
 
     def __post_init__(self) -> None:
         closed: dict[str, list[tuple[str, str]]] = {}
@@ -100,6 +101,7 @@ class Lexicon:
             a, b = compound.split("-")
             closed.setdefault(a + b, []).append((a, b))
         object.__setattr__(self, "_closed", closed)  # (frozen: set once, here)
+        object.__setattr__(self, "_any", frozenset(self.english).union(self.corpus, closed))
 
     @property
     def _common(self) -> float:
@@ -225,23 +227,24 @@ def _readings(i: int, tokens: list[re.Match], linked: list[bool], done: set[int]
               lexicon: Lexicon) -> list[_Reading]:
     token = tokens[i][0]
     found: list[_Reading] = []
+    whole = lexicon.is_word(token)  # a word: only a join with the next token can be in doubt
 
-    def add(place: str, lig: str, first: int, last: int, word: str) -> None:
-        if lexicon.known(word) or lexicon.hyphen_known(word):
-            found.append(_Reading(place, lig, first, last, word))
+    def add(place: str, lig: str, first: int, last: int, left: str, right: str) -> None:
+        if (left + lig + right).lower() in lexicon._any:  # known(word) or hyphen_known(word)
+            found.append(_Reading(place, lig, first, last, _insert(left, lig, right)))
 
     # an all-capital token alone is an abbreviation (NS, AK), not a word cut short
-    fills = len(token) >= 2 and not token.isupper()
+    fills = len(token) >= 2 and not token.isupper() and not whole
     for lig in LIGATURES:
-        if i > 0 and linked[i - 1] and i - 1 not in done:
-            add("join-left", lig, i - 1, i, _insert(tokens[i - 1][0], lig, token))
+        if i > 0 and linked[i - 1] and i - 1 not in done and not whole:
+            add("join-left", lig, i - 1, i, tokens[i - 1][0], token)
         if i + 1 < len(tokens) and linked[i] and i + 1 not in done:
-            add("join-right", lig, i, i + 1, _insert(token, lig, tokens[i + 1][0]))
+            add("join-right", lig, i, i + 1, token, tokens[i + 1][0])
         if fills:  # (a lone letter is a label or a fragment of its neighbour, never a word cut short)
-            add("end", lig, i, i, _insert(token, lig, ""))
-            add("start", lig, i, i, _insert("", lig, token))
+            add("end", lig, i, i, token, "")
+            add("start", lig, i, i, "", token)
             for k in range(1, len(token)):
-                add(f"inside:{k}", lig, i, i, _insert(token[:k], lig, token[k:]))
+                add(f"inside:{k}", lig, i, i, token[:k], token[k:])
     return found
 
 
@@ -284,9 +287,15 @@ def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], li
     done: set[int] = set()
     edits: list[_Edit] = []
     uncertain: list[Correction] = []
+    lows = [t[0].lower() for t in tokens] + [""]
+    is_word = functools.lru_cache(maxsize=None)(lexicon.is_word)
+    known = lexicon._any
     for i, tok in enumerate(tokens):
-        if i in done or lexicon.is_word(tok[0]) or text[tok.start() - 1:tok.start()].isdigit():
-            continue  # a word, or letters after digits ('1st', '80B2')
+        if i in done or text[tok.start() - 1:tok.start()].isdigit():
+            continue  # letters after digits ('1st', '80B2')
+        if is_word(lows[i]) and not (linked[i] and i + 1 not in done
+                                     and any(lows[i] + lig + lows[i + 1] in known for lig in LIGATURES)):
+            continue  # a word, and no ligature joins it to the next: the common case, kept fast
         readings = _readings(i, tokens, linked, done, lexicon)
         if not readings:
             continue
