@@ -16,16 +16,23 @@ compounds the Laws write with a hyphen (`East-West`, `higher-ranking`).
 
 Lost ligatures.  A token that is not a word on its own (a *fragment*: `ender`,
 `insu`, `sta`; a single letter other than `a` and `I`) is read again with a
-ligature put back, in every place one can have been lost: the gap between it
-and the word before or after (one space), its end, its start, inside it.  A
-reading counts when every word it makes is known.  The text is changed only
-when exactly one reading counts, or one is at least ten times as probable as
-any other (by the word list's frequencies, over the fragment and its
-neighbours: `sta and` is `staff and`, not `staffand`) -- and never when two
-ligatures make a word in the same place.  Otherwise the reading is reported as
-uncertain and the text left as it is.  Two words separated by a space stay two
-words (`A Rights`), since neither is a fragment.  Case is kept: `O ending` ->
-`Offending`; `OFFENDER` if both sides are capitals.
+ligature put back in every place one can have been lost: the gap (one space)
+between it and the token before or after, its end, its start, inside it.  A
+token that is a word is read again only joined to the next one.  A reading
+counts when the word it makes is known: to the word list, to the corpus, or as
+the closed spelling of a compound the corpus hyphenates.  The text as it is
+competes with the readings, by the probability of the words over the token and
+its neighbours (unigram frequencies of the word list, plus the corpus's
+counts), and a reading is applied only when it is at least ten times as
+probable as the text as it is and as every other reading.  So `o ending` is
+`offending`, not `o` + `ending`; `sta and` is `staff and`, not `staffand`;
+`ba ing` is `baffling` although `ba` and `ing` are in the list; but `A Rights`
+stays (`affrights` is rare) and so does `Wales` (`Waffles` is only seven times
+as frequent).  Two ligatures that make a word in the same place (`ri e`:
+`riffle`, `rifle`) are never chosen between.  A fragment with a reading that
+is not applied is reported as uncertain and left as it is.  Letters after
+digits (`1st`, `80B2`) and an all-capital token alone (`NS`) are left alone.
+Case is kept: `O ending` -> `Offending`; `OFFENDER` if both sides are capitals.
 
 Lost hyphens.  A closed token that splits into two words (`east` + `west`) is
 read as a hyphenated compound when:
@@ -70,6 +77,7 @@ MARGIN = 10.0
 ONE_LETTER_WORDS = frozenset({"a", "i"})
 
 _TOKEN = re.compile(r"[A-Za-z]+")
+_LIGATURE = re.compile(r"(?=f[fil])")
 _URL = re.compile(r"(?:https?://|www\.)\S+")
 _COMPOUND = re.compile(r"(?<![A-Za-z-])([A-Za-z]+)-([A-Za-z]+)(?![A-Za-z]|-[A-Za-z])")
 # A text whose own words show more lost ligatures than this (per word) is not
@@ -93,15 +101,27 @@ class Lexicon:
     document: Mapping[str, int] | None = field(default=None, repr=False)
     # derived: closed spelling -> its hyphenated splits ('eastwest' -> [('east', 'west')])
     _closed: Mapping[str, list[tuple[str, str]]] = field(init=False, repr=False, compare=False)
+    _document_closed: Mapping[str, list[tuple[str, str]]] = field(init=False, repr=False, compare=False)
     _any: frozenset[str] = field(init=False, repr=False, compare=False)  # known() or hyphen_known()
+    _before: frozenset[str] = field(init=False, repr=False, compare=False)
+    _after: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        closed: dict[str, list[tuple[str, str]]] = {}
-        for compound in self.hyphenated:
-            a, b = compound.split("-")
-            closed.setdefault(a + b, []).append((a, b))
+        closed = _closed_spellings(self.hyphenated)
         object.__setattr__(self, "_closed", closed)  # (frozen: set once, here)
-        object.__setattr__(self, "_any", frozenset(self.english).union(self.corpus, closed))
+        object.__setattr__(self, "_document_closed", _closed_spellings(self.document or {}))
+        known = frozenset(self.english).union(self.corpus, closed)
+        object.__setattr__(self, "_any", known)
+        # what comes before and after a ligature in a known word ('o' | 'ender'),
+        # so that most tokens are passed over with two look-ups
+        before, after = set(), set()
+        for word in known:
+            for m in _LIGATURE.finditer(word):
+                before.add(word[:m.start()])
+                after.add(word[m.start() + 2:])  # after 'ff', 'fi' or 'fl': 'ffi', 'ffl' start with 'ff'
+                after.add(word[m.start() + 3:])
+        object.__setattr__(self, "_before", frozenset(before))
+        object.__setattr__(self, "_after", frozenset(after))
 
     @property
     def _common(self) -> float:
@@ -190,6 +210,7 @@ _CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def default_lexicon() -> Lexicon:
+    """The English list plus the clean texts of the repository's corpus."""
     return corpus_lexicon(_CORPUS)
 
 
@@ -206,7 +227,7 @@ class _Edit:
 
 @dataclass(frozen=True)
 class _Reading:
-    place: str  # 'join' (the gap between two tokens), 'end', 'start', 'inside:<k>'
+    place: str  # 'join-left', 'join-right' (the gap between two tokens), 'end', 'start', 'inside:<k>'
     ligature: str
     first: int  # tokens it rewrites, first..last
     last: int
@@ -276,9 +297,9 @@ def _choose(readings: list[_Reading], i: int, tokens: list[re.Match],
 
 
 def _describe(reading: _Reading) -> str:
-    where = {"join-left": "between two fragments", "join-right": "between two fragments",
+    where = {"join-left": "inside a word, leaving a space", "join-right": "inside a word, leaving a space",
              "end": "at the end of a word", "start": "at the start of a word"}.get(reading.place, "inside a word")
-    return f"'{reading.ligature}' ligature lost {where} in extraction"
+    return f"'{reading.ligature}' ligature lost in extraction {where}"
 
 
 def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], list[Correction]]:
@@ -289,11 +310,12 @@ def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], li
     uncertain: list[Correction] = []
     lows = [t[0].lower() for t in tokens] + [""]
     is_word = functools.lru_cache(maxsize=None)(lexicon.is_word)
-    known = lexicon._any
+    known, before, after = lexicon._any, lexicon._before, lexicon._after
     for i, tok in enumerate(tokens):
         if i in done or text[tok.start() - 1:tok.start()].isdigit():
             continue  # letters after digits ('1st', '80B2')
-        if is_word(lows[i]) and not (linked[i] and i + 1 not in done
+        if is_word(lows[i]) and not (linked[i] and i + 1 not in done and lows[i] in before
+                                     and lows[i + 1] in after
                                      and any(lows[i] + lig + lows[i + 1] in known for lig in LIGATURES)):
             continue  # a word, and no ligature joins it to the next: the common case, kept fast
         readings = _readings(i, tokens, linked, done, lexicon)
@@ -337,6 +359,16 @@ def _splits(word: str, lexicon: Lexicon) -> list[tuple[str, str]]:
             if lexicon.is_word(word[:k]) and lexicon.is_word(word[k:])]
 
 
+def _closed_spellings(counts: Mapping[str, int]) -> dict[str, list[tuple[str, str]]]:
+    """'eastwest' -> [('east', 'west')] for every 'east-west' among `counts`' keys."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for key in counts:
+        if "-" in key:
+            a, b = key.split("-")
+            out.setdefault(a + b, []).append((a, b))
+    return out
+
+
 def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: list[tuple[int, int]],
              lexicon: Lexicon, where: str) -> tuple[dict[str, tuple[str, str]], list[Correction]]:
     """Which closed words (lower case) get a hyphen, and where: word ->
@@ -344,10 +376,11 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
     the text after the ligature repair; `words` and `urls` have spans in the
     source text."""
     if lexicon.document is not None:
-        closed = written = Counter(lexicon.document)
+        usage, in_usage = lexicon.document, lexicon._document_closed
     else:
-        closed = Counter(w.lower() for _, _, w, _ in words)
-        written = Counter(f"{a}-{b}".lower() for a, b in _COMPOUND.findall(text))
+        usage = Counter(w.lower() for _, _, w, _ in words)
+        usage.update(f"{a}-{b}".lower() for a, b in _COMPOUND.findall(text))
+        in_usage = _closed_spellings(usage)
     decided: dict[str, tuple[str, str]] = {}
     uncertain: list[Correction] = []
     seen: set[str] = set()
@@ -356,10 +389,8 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
         if w in seen or len(w) < 4 or any(a <= start < b for a, b in urls):
             continue
         seen.add(w)
-        splits = _splits(w, lexicon)
-        if not splits:
-            continue
-        attested = [(a, b) for a, b in splits if written[f"{a}-{b}"] or lexicon.hyphenated.get(f"{a}-{b}")]
+        attested = [(a, b) for a, b in dict.fromkeys(lexicon._closed.get(w, []) + in_usage.get(w, []))
+                    if lexicon.is_word(a) and lexicon.is_word(b)]
         if len(attested) > 1:
             options = [f"{a}-{b}" for a, b in attested]
             uncertain.append(Correction(word, " | ".join(options),
@@ -368,7 +399,8 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
             continue
         if not attested:
             # (a capitalised unknown compound is most likely a name: Rodwell, Windchase)
-            if not lexicon.known(w) and word.islower():
+            splits = _splits(w, lexicon) if word.islower() and not lexicon.known(w) else []
+            if splits:
                 options = [f"{a}-{b}" for a, b in splits]
                 uncertain.append(Correction(
                     word, " | ".join(options),
@@ -376,11 +408,10 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
                     f"writes {' or '.join(repr(o) for o in options)}; left as it is", "hyphen", where))
             continue
         a, b = attested[0]
-        compound = f"{a}-{b}"
-        if written[compound] > closed[w]:
-            decided[w] = (compound, f"the text writes '{compound}' {written[compound]} times, "
-                                    f"'{w}' {closed[w]}")
-        elif closed[w] >= 2 or lexicon.known(w):
+        compound, hyphenated, closed = f"{a}-{b}", usage.get(f"{a}-{b}", 0), usage.get(w, 0)
+        if hyphenated > closed:
+            decided[w] = (compound, f"the text writes '{compound}' {hyphenated} times, '{w}' {closed}")
+        elif closed >= 2 or lexicon.known(w):
             continue  # the text's own consistent spelling, or a closed word the list knows
         else:
             decided[w] = (compound, f"'{w}' is no known word and the corpus writes '{compound}'")

@@ -251,8 +251,8 @@ def test_a_rare_word_is_not_made_a_commoner_one():
 
 def test_a_repair_says_what_and_why():
     assert ligatures.restore("the o ender's partner", "24A") == ("the offender's partner", [Correction(
-        "o ender", "offender", "'ff' ligature lost between two fragments in extraction: 'offender' is a "
-        "known word and no other ligature makes one", "ligature", "24A")], [])
+        "o ender", "offender", "'ff' ligature lost in extraction inside a word, leaving a space: 'offender' "
+        "is a known word and no other ligature makes one", "ligature", "24A")], [])
 
 
 @pytest.mark.parametrize("text, fixed", [
