@@ -85,11 +85,27 @@ def repair_lost_quotes(text: str, where: str = "") -> tuple[str, list[Correction
     return "".join(out), corrections
 
 
+# A PDF extractor's typewriter quotes: `sorted deck' for ‘sorted deck’.
+_TYPEWRITER_QUOTE = re.compile(r"`([^`'\n]{1,200}?)'")
+
+
+def repair_typewriter_quotes(text: str, where: str = "") -> tuple[str, list[Correction]]:
+    corrections: list[Correction] = []
+
+    def sub(m: re.Match) -> str:
+        fixed = f"‘{m[1]}’"
+        corrections.append(Correction(m[0], fixed, "quotation printed with typewriter marks (` ') in the "
+                                      "extracted text; the printed code uses ‘ ’", "layout", where))
+        return fixed
+    return _TYPEWRITER_QUOTE.sub(sub, text), corrections
+
+
 def repair(text: str, where: str = "") -> tuple[str, list[Correction]]:
     """All the character-level repairs, in order."""
     text, a = repair_mojibake(text, where)
     text, b = repair_lost_quotes(text, where)
-    return text, a + b
+    text, c = repair_typewriter_quotes(text, where)
+    return text, a + b + c
 
 
 def squash(text: str) -> str:

@@ -114,7 +114,7 @@ IDS_40 = ['40', '40A', '40A1', '40A1(a)', '40A1(b)', '40A2', '40A3', '40A4', '40
 IDS_64 = ['64', '64A', '64A1', '64A2', '64B', '64B1', '64B2', '64B3', '64B4', '64B5', '64B6', '64B7', '64B8', '64C', '64C1', '64C2', '64C2(a)', '64C2(b)']
 IDS_80 = ['80', '80A', '80A1', '80A1(a)', '80A1(b)', '80A1(c)', '80A2', '80A3', '80B', '80B1', '80B2', '80B2(a)', '80B2(b)', '80B2(c)', '80B2(d)', '80B2(e)', '80B2(f)', '80B2(g)', '80B2(g)(i)', '80B2(g)(ii)', '80B2(h)', '80B2(i)', '80B2(j)', '80B2(k)', '80B2(l)']
 FOOTNOTES = {
-    '1': ('6D2', "A `sorted deck' is a pack of cards not r"),
+    '1': ('6D2', "A ‘sorted deck’ is a pack of cards not r"),
     '2': ('13', 'This Law applies when one or more hands '),
     '3': ('15A3', 'A substituted call differs if its meanin'),
     '4': ('15B', 'This law only applies to pair and indivi'),
