@@ -46,6 +46,10 @@ def _has_definitions(edition_id: str) -> bool:
         "select 1 from definitions where edition = ? limit 1", [edition_id]).fetchone() is not None)
 
 
+def _has_index(edition_id: str) -> bool:
+    return cached(f"has_index:{edition_id}", lambda: queries.has_index(get_db(), edition_id))
+
+
 def _terms(edition_id: str) -> render.Terms | None:
     """The defined terms linked in this edition's text (see render's docstring
     for which editions borrow another's definitions)."""
@@ -119,6 +123,7 @@ def home():
     eds = _editions()
     for e in eds:
         e["has_definitions"] = _has_definitions(e["id"])
+        e["has_index"] = _has_index(e["id"])
     declared = {e["id"]: set(e["declared_laws"]) for e in eds}
     checkers: dict[str, dict] = {}
     for r in get_db().execute("select checker, title, provision from checker_cites order by checker"):
@@ -151,7 +156,7 @@ def contents(edition: str):
     laws = [dict(law, title=render.nice_title(law["title"])) for law in queries.law_titles(get_db(), edition)]
     groups = chapters.group(edition, laws, _has_definitions(edition))
     return render_template("contents.html", edition=ed, groups=groups, coverage=coverage(ed),
-                           front=queries.sections(get_db(), edition))
+                           front=queries.sections(get_db(), edition), has_index=_has_index(edition))
 
 
 @bp.get("/<edition>")
