@@ -40,8 +40,10 @@ the source's reading (`raw`) when it differs.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
+from laws import citations
 from laws.model import Correction, IndexCite, IndexEntry
 
 TITLE = "Index to Duplicate Laws"
@@ -90,6 +92,7 @@ class _Block:
     line: int
     lines: list[str] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
+    made: list[Correction] = field(default_factory=list)  # repairs of its lines (certain or not)
     list_mode: bool = False  # its sub-entries come one per line (the 'Appeal' page)
     last_sub: str = ""
 
@@ -154,31 +157,54 @@ def _heading_of(line: str) -> str:
     return split_heading(_first_text(line))[0]
 
 
+def _restore(lines: list[tuple[int, str]], restore, record: list, uncertain: list
+             ) -> tuple[list[str], dict[int, list[Correction]]]:
+    """The lines with their ligatures restored, and each line's repairs.  The
+    whole index is repaired at once (the repair reads a text's own spellings),
+    so each repair is put back on its line by where its reading now stands."""
+    if restore is None:
+        return [raw for _, raw in lines], {}
+    fixed, made, unsure = restore("\n".join(raw for _, raw in lines), "index")
+    out = fixed.split("\n")
+    if len(out) != len(lines):  # a repair across a line break: repair line by line instead
+        out, made, unsure = [], [], []
+        for _, raw in lines:
+            t, m, u = restore(raw, "index")
+            out.append(t)
+            made += m
+            unsure += u
+    by_line: dict[int, list[Correction]] = {}
+    used: Counter = Counter()  # (line index, reading) -> repairs put there so far
+    start = 0
+    for c in made + unsure:  # in the order of the text
+        target = c.corrected if c in made else c.raw
+        j = next((k for k in range(start, len(out)) if out[k].count(target) > used[(k, target)]), None)
+        if j is None:
+            continue
+        used[(j, target)] += 1
+        start = j
+        c.line = c.line or lines[j][0]
+        by_line.setdefault(lines[j][0], []).append(c)
+    record.extend(made)
+    uncertain.extend(unsure)
+    return out, by_line
+
+
 def _blocks(lines: list[tuple[int, str]], restore, record: list, uncertain: list) -> list[_Block]:
     blocks: list[_Block] = []
-    for n, raw in lines:
+    fixed, repairs = _restore(lines, restore, record, uncertain)
+    for (n, raw), line in zip(lines, fixed):
         if _CONTINUED_ON.search(raw):
             continue  # 'Partnership Understanding (continued on)': the foot of a page
-        line = raw
-        if restore is not None:
-            line, made, unsure = restore(raw, "index")
-            for c in made:
-                c.line = c.line or n
-            for c in unsure:
-                c.line = c.line or n
-            record.extend(made)
-            uncertain.extend(unsure)
         cur = blocks[-1] if blocks else None
         m = _CONTINUED.match(line)
         if cur and m and _key(m["head"]) == _key(_heading_of(cur.lines[0])):
-            cur.lines.append(m["rest"])
-            cur.raw.append(raw)
-            continue
-        if cur is None or _starts_heading(line, cur):
-            blocks.append(_Block(n, [line], [raw]))
-        else:
-            cur.lines.append(line)
-            cur.raw.append(raw)
+            line = m["rest"]  # 'Partnership Understanding (continued) Special 40B ...'
+        elif cur is None or _starts_heading(line, cur):
+            blocks.append(cur := _Block(n))
+        cur.lines.append(line)
+        cur.raw.append(raw)
+        cur.made.extend(repairs.get(n, []))
     return blocks
 
 
@@ -251,14 +277,12 @@ def _see_target(rest: str, headings: set[str]) -> str:
 
 
 def _cite(m: re.Match) -> IndexCite:
-    raw = m[0]
+    """The citation as an id, read by the Laws' citation grammar (which also
+    puts a bracketed level printed in capitals, '80A1(C)', in lower case)."""
     if m["prov"]:
-        law = re.match(r"\d+", m["prov"])[0]
-        rest = m["prov"][len(law):]
-        # bracketed levels are lower case in every id ('80A1(C)' is a misprint)
-        rest = re.sub(r"\(([a-zA-Z]+)\)", lambda s: f"({s[1].lower()})", rest)
-        return IndexCite(raw, law + rest)
-    return IndexCite(raw, m["item"].lower())
+        parsed = citations.parse(m["prov"])
+        return IndexCite(m[0], parsed[1] if parsed else m["prov"])
+    return IndexCite(m[0], m["item"].lower())
 
 
 def _entries(segments: list[tuple], line: int) -> list[IndexEntry]:
@@ -328,14 +352,14 @@ def parse(text: str, defined_terms=(), record: list[Correction] | None = None,
             heading.subterms = entries[1:]
         raw = " ".join(b.raw)
         heading.raw = raw if raw != b.text else None
+        for c in b.made:
+            c.where = f"index:{heading.term}"
         for e in [heading] + heading.subterms:
             for c in e.cites:
                 if c.id == "definitions":
                     c.id = _definition_id([e.term, heading.term] if e is not heading else [e.term], defined)
-            if c_fix := [c for c in e.cites if c.raw != c.id and c.id[:1].isdigit()
-                         and c.raw.split()[0] != c.id]:
-                for c in c_fix:
-                    record.append(Correction(c.raw, c.id, "a bracketed level printed in capitals",
-                                             "typo", "index", b.line))
+                elif c.id[:1].isdigit() and c.raw.split()[0] != c.id:
+                    record.append(Correction(c.raw.split()[0], c.id, "a bracketed level printed in capitals",
+                                             "typo", f"index:{heading.term}", b.line))
         out.append(heading)
     return out
