@@ -274,3 +274,14 @@ def test_index_linked_from_home_and_contents(client):
     assert 'href="/2017/index"' in client.get("/").get_data(as_text=True)
     assert 'href="/2017/index"' in client.get("/2017/").get_data(as_text=True)
     assert 'href="/2007/index"' not in client.get("/2007/").get_data(as_text=True)
+
+
+def test_law_pages_list_the_index_entries_citing_them(client):
+    html = client.get("/2017/law/23").get_data(as_text=True)
+    section = html[html.index('<section id="in-index">'):]
+    section = section[:section.index("</section>")]
+    assert ('<a href="/2017/index#i-bid">Bid</a> › Insufficient bid, comparable call '
+            '<span class="muted">→ <a href="/2017/law/23#23A">23A</a></span>') in section
+    assert '<a href="/2017/index#i-comparable-call">Comparable Call</a> <span class="muted">→ ' \
+           '<a href="/2017/law/23">23</a></span>' in section
+    assert 'id="in-index"' not in client.get("/2007/law/23").get_data(as_text=True)
