@@ -104,8 +104,10 @@ def resolve_index(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
         ids = {r["id"] for r in db.query("select id from provisions where edition = ?", [ed])}
         laws = {r["number"] for r in db.query("select number from laws where edition = ?", [ed])}
         defs = {r["id"] for r in db.query("select id from definitions where edition = ?", [ed])}
-        sections = {r["title"].lower(): r["slug"] for r in db.query(
-            "select slug, title from sections where edition = ?", [ed])}
+        # 'Introduction' cites the section so named ('Introduction to the 2017 Laws ...')
+        sections = {("introduction" if r["slug"] == "introduction" or r["title"].lower().startswith("introduction")
+                     else r["title"].lower()): r["slug"]
+                    for r in db.query("select slug, title from sections where edition = ? order by ord desc", [ed])}
         counts = [0, 0]
         for row in list(db.query("select id, cites from index_entries where edition = ?", [ed])):
             cites = json.loads(row["cites"])

@@ -308,9 +308,28 @@ def _norm_term(term: str) -> str:
     return re.sub(r"\s+", " ", term).strip().lower()
 
 
-def _definition_id(terms: list[str], defined: dict[str, str]) -> str:
-    for t in terms:
-        k = _norm_term(t)
+def _defined(defined_terms) -> dict[str, str]:
+    """Key -> defined term; 'International Matchpoint (IMP)' is found as 'imp' too."""
+    out: dict[str, str] = {}
+    for t in defined_terms:
+        out.setdefault(_norm_term(t), t)
+        for inner in re.findall(r"\(([^()]+)\)", t):
+            out.setdefault(_norm_term(inner), t)
+    return out
+
+
+def _definition_id(term: str, heading: str | None, defined: dict[str, str]) -> str:
+    """The definition a `Definitions` citation names: the entry's own term
+    ('Visible' under 'Card': 'Visible Card'), its heading's, or the term's
+    leading words ('Withdrawn Action': 'Withdrawn'); else the definitions page."""
+    phrases = [term] + ([f"{term} {heading}", heading] if heading else [])
+    tries = [_norm_term(p) for p in phrases]
+    for p in [term] + ([heading] if heading else []):
+        words = _norm_term(p).split()
+        tries += [" ".join(words[:n]) for n in range(len(words) - 1, 0, -1)]
+    for t in [x for p in phrases for x in re.findall(r"\(([^()]+)\)", p)]:
+        tries.append(_norm_term(t))
+    for k in tries:
         for cand in (k, k.rstrip("s"), k + "s"):
             if cand in defined:
                 return f"def:{defined[cand]}"
@@ -334,7 +353,7 @@ def parse(text: str, defined_terms=(), record: list[Correction] | None = None,
         return []
     blocks = _blocks(lines, restore, record, uncertain)
     headings = {_heading_of(b.lines[0]).lower() for b in blocks}
-    defined = {_norm_term(t): t for t in defined_terms}
+    defined = _defined(defined_terms)
     out: list[IndexEntry] = []
     for b in blocks:
         entries = _entries(_segments(b.text, headings), b.line)
@@ -357,7 +376,7 @@ def parse(text: str, defined_terms=(), record: list[Correction] | None = None,
         for e in [heading] + heading.subterms:
             for c in e.cites:
                 if c.id == "definitions":
-                    c.id = _definition_id([e.term, heading.term] if e is not heading else [e.term], defined)
+                    c.id = _definition_id(e.term, heading.term if e is not heading else None, defined)
                 elif c.id[:1].isdigit() and c.raw.split()[0] != c.id:
                     record.append(Correction(c.raw.split()[0], c.id, "a bracketed level printed in capitals",
                                              "typo", f"index:{heading.term}", b.line))
