@@ -78,17 +78,28 @@ def topic_url(topic_id: str) -> str:
 
 def _index_words(db) -> dict[tuple[str, str], list[str]]:
     """(edition, provision or definition id) -> the words of every index entry
-    citing it: the heading, and for a sub-entry the heading and the sub-entry."""
+    citing it: the heading, and for a sub-entry the heading and the sub-entry.
+    An entry citing a whole law ('Shuffle 6', 'Claim 68, 69, 70') says what the
+    law is about, as its title does: its words go to every provision of the law."""
     if "index_entries" not in db.table_names():
         return {}
     terms = {(r["edition"], r["id"]): r["term"] for r in db["index_entries"].rows}
+    of_law: dict[tuple[str, str], list[str]] = {}
+    for p in db.query("select edition, id, law from provisions"):
+        of_law.setdefault((p["edition"], str(p["law"])), []).append(p["id"])
     out: dict[tuple[str, str], list[str]] = {}
     for r in db["index_entries"].rows_where(order_by="edition, ord"):
         words = r["term"] if r["parent"] is None else f"{terms[(r['edition'], r['parent'])]} {r['term']}"
         for c in json.loads(r["cites"] or "[]"):
-            to = c.get("to")
-            if to and to not in ("definitions",) and (to[:1].isdigit() or to.startswith("def:")):
-                out.setdefault((r["edition"], to), []).append(words)
+            to = c.get("to") or ""
+            if to.isdigit():
+                targets = of_law.get((r["edition"], to), [])
+            elif to[:1].isdigit() or to.startswith("def:"):
+                targets = [to]
+            else:
+                continue  # the definitions page, the introduction: no document of their own
+            for t in targets:
+                out.setdefault((r["edition"], t), []).append(words)
     return out
 
 

@@ -55,6 +55,7 @@ from markupsafe import Markup, escape
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 from whoosh import index as whoosh_index
+from whoosh import scoring
 
 from laws import citations
 from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
@@ -62,6 +63,10 @@ from search.index import INDEX_NAME, KINDS, META
 from search.synonyms import Slot, synonyms
 
 FIELDS = (("heading", 3.0), ("index", 2.5), ("title", 2.0), ("text", 1.0))
+# BM25F as Whoosh's default, except that the official index's field is not
+# normalised by its length: a provision that many index entries cite has a
+# long field, and that is more evidence, not less.
+WEIGHTING = scoring.BM25F(B=0.75, K1=1.2, index_B=0.0)
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together
@@ -148,7 +153,7 @@ class Searcher:
         """A Whoosh searcher for this thread (they are not shared between threads)."""
         s = getattr(self._local, "searcher", None)
         if s is None:
-            s = self._local.searcher = self.ix.searcher()
+            s = self._local.searcher = self.ix.searcher(weighting=WEIGHTING)
         return s
 
     # --- the query --------------------------------------------------------------

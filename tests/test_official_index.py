@@ -306,3 +306,36 @@ def test_every_citation_resolves_but_twelve(db):
     defs = [c for _, c in cites if c["raw"] == "Definitions"]
     assert len(defs) == 74 and all(c["id"].startswith("def:") and c["resolved"] for c in defs)
     assert sorted({c["to"] for _, c in cites if c["raw"] == "Introduction"}) == ["introduction"]
+
+
+# --- search reads the index -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def searcher(built):
+    from laws.build import current_store
+    from search.query import Searcher
+
+    return Searcher.open(current_store(built).resolve().parent / "index")
+
+
+def test_comparable_call_finds_23A_first(searcher):
+    results = searcher.search("comparable call", edition="2017")["results"]
+    assert (results[0]["edition"], results[0]["provision"]) == ("2017", "23A")
+
+
+def test_insufficient_bid_finds_law_27(searcher):
+    results = searcher.search("insufficient bid", edition="2017", limit=3)["results"]
+    assert 27 in [r["law"] for r in results]
+    assert results[0]["law"] == 27
+
+
+@pytest.mark.parametrize("query, with_index, without", [
+    ("insufficient bid", "27B", "18D"),  # the index: 'Insufficient Bid 18D, 27' and ten entries under 27
+    ("misplacing cards", "90B6", "13C"),  # 'Procedural Penalty / Misplacing cards 90B6'
+])
+def test_the_index_field_lifts_the_provisions_it_cites(searcher, monkeypatch, query, with_index, without):
+    from search import query as search_query
+
+    assert searcher.search(query, edition="2017")["results"][0]["provision"] == with_index
+    monkeypatch.setattr(search_query, "FIELDS", tuple(f for f in search_query.FIELDS if f[0] != "index"))
+    assert searcher.search(query, edition="2017")["results"][0]["provision"] == without
