@@ -188,7 +188,35 @@ def main(argv=None) -> int:
     print(f"{'question':52}{'Whoosh':>8}{'FTS5':>8}")
     for q, w, f in per_q + [("", True, True)] + talk:
         print(f"{q[:50]:52}{('hit' if w else '-') if q else '':>8}{('hit' if f else '-') if q else '':>8}")
+    index_contribution(searcher, rows + TABLE_TALK)
     return 0
+
+
+def _rank(results: list[dict], laws: set[int]) -> int | None:
+    """1-based rank of the first result in a right law (as `answered` counts them)."""
+    return next((i for i, r in enumerate(results, 1) if answered([r], laws)), None)
+
+
+def index_contribution(searcher: Searcher, rows: list[tuple[str, set[int]]]) -> None:
+    """The same questions ranked with and without the official index's field
+    (search/index.py), over every edition and over the 2017 Laws only (the
+    edition whose index it is): right law in the top 5, and the mean
+    reciprocal rank of the first right law in the top 10."""
+    from search import query
+
+    with_index = query.FIELDS
+    without = tuple(f for f in with_index if f[0] != "index")
+    print(f"\n{'the official index':34}{'top 5':>10}{'MRR@10':>10}")
+    try:
+        for edition in (None, "2017"):
+            for label, fields in (("with its field", with_index), ("without it", without)):
+                query.FIELDS = fields
+                ranks = [_rank(searcher.search(q, edition=edition, limit=10)["results"], laws) for q, laws in rows]
+                top5 = sum(1 for r in ranks if r and r <= 5)
+                mrr = sum(1 / r for r in ranks if r) / len(rows)
+                print(f"{(edition or 'all editions') + ', ' + label:34}{f'{top5}/{len(rows)}':>10}{mrr:>10.3f}")
+    finally:
+        query.FIELDS = with_index
 
 
 if __name__ == "__main__":

@@ -30,8 +30,7 @@ kind of damage, never one file's lines, and records every change as a
   the cells actually present (`laws.parsers.pdf_tables`);
 - front matter (title page, preface, introduction, promulgating bodies),
   definitions (`Term: text`), and the official index at the back, which is not
-  law text: its page-cleaned lines are handed to `parse_index` (a hook for an
-  index parser).
+  law text: it is read by `laws.parsers.official_index` (`parse_index`).
 """
 from __future__ import annotations
 
@@ -41,7 +40,7 @@ from dataclasses import dataclass, field
 from laws import ligatures
 from laws.corrections import Corrections
 from laws.model import Correction, Definition, Footnote, Law, ParsedSource, Section, SourceError
-from laws.parsers import pdf_tables
+from laws.parsers import official_index, pdf_tables
 from laws.parsers.structure import LETTER, NUMBER, ROMAN, ROMAN_KIND, SMALL, Outline, label_kind
 from laws.text import squash, title_case
 
@@ -142,29 +141,18 @@ def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
     ctx.out.laws = [_parse_law(ctx, number, title_lines, lines_, toc.get(number))
                     for number, title_lines, lines_ in _split_laws(ctx, law_lines, source.laws)]
     _attach_footnotes(ctx)
-    index = _pages(ctx, parts.back, roman=False, start=None)
-    parse_index(index, source, ctx.out)
+    parse_index(text, ctx)
     return ctx.out
 
 
-def parse_index(lines: list[Line], source, out: ParsedSource) -> None:
-    """Hook for the official index at the back of the book (not law text).
-
-    `lines` are the index's lines as (line number, text), decoded and with page
-    numbers removed; an index parser called here adds what it reads to `out`.
-    Until there is one, the index is recorded as left out of the laws."""
-    if lines:
-        out.corrections.append(Correction(
-            f"{lines[0][1]} … ({len(lines)} lines)", "", "the official index is not law text; "
-            "it is read by the index parser, not into the laws", "layout", "", lines[0][0]))
-
-
-def index_lines(text: str, source) -> list[Line]:
-    """The index region of a PDF-extracted code, decoded and page-cleaned, for
-    an index parser (`parse_index` is called with the same lines)."""
-    ctx = _Context(source.file, Corrections(), ParsedSource(file=source.file, edition=source.edition))
-    lines = _lines(ctx, text)
-    return _pages(ctx, _split_parts(ctx, lines).back, roman=False, start=None)
+def parse_index(text: str, ctx: _Context) -> None:
+    """The official index at the back of the book (not law text), read by
+    `laws.parsers.official_index` from the raw lines (where its headings start
+    a line: the page-cleaned lines run a page's last heading into the next),
+    its ligatures repaired with the same view of this document's spelling."""
+    ctx.out.index = official_index.parse(
+        text, [d.term for d in ctx.out.definitions], ctx.out.corrections, ctx.out.uncertain,
+        restore=lambda t, where: ligatures.restore(t, where, ctx.lexicon) if ctx.lexicon else (t, [], []))
 
 
 # --- parts of the book -------------------------------------------------------------
