@@ -29,10 +29,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
-
-    from laws.web import db, errors
+    from laws.web import db, errors, limits
+    limits.init_app(app)
     db.init_app(app)
     errors.init_app(app)
     from laws.web import api, checkers, compare, pages

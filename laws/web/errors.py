@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from laws.queries import NotFound
 from laws.web.db import StoreMissing
+from laws.web.limits import TOO_LARGE
 
 
 class BadRequest(ValueError):
@@ -49,6 +50,7 @@ def init_app(app) -> None:
         messages = {
             404: f"There is nothing at {request.path}.",
             405: f"{request.method} is not allowed at {request.path}.",
+            413: TOO_LARGE,
         }
         return respond(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
 
