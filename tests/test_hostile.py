@@ -216,3 +216,23 @@ def test_unique_search_words_do_not_grow_the_caches_without_bound(built):
         analysis.term(f"qz{i}word")
     assert analysis.term_cache_size() <= analysis.TERM_CACHE_SIZE
     assert analysis.term("revokes") == analysis.terms("revokes")[0]
+
+
+# --- 10. bodies that stop short ---------------------------------------------------------
+
+def test_a_body_shorter_than_its_content_length_is_a_400(client):
+    import io
+
+    r = client.post("/api/checkers/board", environ_overrides={
+        "wsgi.input": io.BytesIO(b'{"board": '), "CONTENT_LENGTH": "100", "CONTENT_TYPE": "application/json"})
+    assert _json_error(r, 400) == "The request body could not be read: it ended before its Content-Length."
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(client):
+    import io
+
+    body = b"[" + b"1," * MAX_BODY_BYTES + b"1]"
+    r = client.post("/api/checkers/matchpoints", environ_overrides={
+        "wsgi.input": io.BytesIO(body), "wsgi.input_terminated": True, "CONTENT_LENGTH": "",
+        "CONTENT_TYPE": "application/json"})
+    assert r.status_code == 413

@@ -27,9 +27,10 @@ from urllib.parse import parse_qsl
 from flask import Request, abort, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest as HTTPBadRequest
-from werkzeug.exceptions import HTTPException, RequestTimeout
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestTimeout
 from werkzeug.formparser import FormDataParser
 from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 20
@@ -119,6 +120,11 @@ class _GuardedStream:
     def _guard(self, method, *args):
         try:
             return method(*args)
+        except ClientDisconnected as exc:  # werkzeug's word for a body that stopped short
+            self._environ[BODY_ERROR] = True
+            if isinstance(exc.__context__, TimeoutError):
+                raise RequestTimeout(f"{BODY_UNREADABLE}: it did not arrive in time.") from None
+            raise HTTPBadRequest(f"{BODY_UNREADABLE}: it ended before its Content-Length.") from None
         except HTTPException:
             raise
         except TimeoutError:
@@ -128,8 +134,13 @@ class _GuardedStream:
             self._environ[BODY_ERROR] = True
             raise HTTPBadRequest(f"{BODY_UNREADABLE}: {type(exc).__name__}.") from None
 
-    def read(self, *args):
-        return self._guard(self._stream.read, *args)
+    def read(self, size=-1):
+        data = self._guard(self._stream.read, size)
+        if (size is None or size < 0) and isinstance(self._stream, LimitedStream) and self._stream.is_exhausted:
+            # a body of no declared length (chunked) stopped at the limit:
+            # reading on tells whether there was more (413) or not
+            self._guard(self._stream.read, 1)
+        return data
 
     def readline(self, *args):
         return self._guard(self._stream.readline, *args)
@@ -170,9 +181,9 @@ def init_app(app) -> None:
     app.json = JSONProvider(app)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
-    app.config.setdefault("MAX_CONTENT_LENGTH", MAX_BODY_BYTES)
-    app.config.setdefault("MAX_FORM_MEMORY_SIZE", MAX_BODY_BYTES)
-    app.config.setdefault("MAX_FORM_PARTS", MAX_FORM_PARTS)
+    # Flask's defaults (no limit on a body, 500 KB of form) are replaced
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
+                      MAX_FORM_PARTS=MAX_FORM_PARTS)
 
     @app.before_request
     def refuse_large_bodies():
