@@ -16,6 +16,7 @@ Why these values:
   connection is closed once the app's 4xx has been sent: what follows on it
   can no longer be told apart from the next request.
 * timeout: a worker silent this long is restarted.  No request comes near it.
+* Each worker opens the search index before taking requests (post_worker_init).
 * Request line and headers: gunicorn's defaults (4094-byte line, 100 fields of
   8190 bytes) are kept, explicitly; the app's addresses and queries are far
   shorter (a search query is cut at 300 characters).
@@ -41,6 +42,18 @@ keepalive = 5
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+
+
+def post_worker_init(worker):
+    """Open the search index before the worker takes requests: reading every
+    term's postings takes a few seconds, which no search should wait for."""
+    from search.web import searcher
+
+    try:
+        with worker.wsgi.app_context():
+            searcher()
+    except Exception:  # noqa: BLE001 (no store yet: the pages say so, the worker still starts)
+        worker.log.warning("no search index to open yet")
 
 
 def pre_request(worker, req):
