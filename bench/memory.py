@@ -80,7 +80,8 @@ def main(argv=None) -> int:
         base_rss = {p: serve.rss_mb(p) for p in pids}
         print(f"{len(pids)} workers; baseline after {100 * len(WARM)} ordinary queries: "
               + ", ".join(f"{base_rss[p]:.1f} MB" for p in pids))
-        print(f"{'queries':>8}  " + "  ".join(f"worker {i + 1} MB" for i in range(len(pids))) + "   p99 ms  errors")
+        print(f"{'queries':>8}  " + "  ".join(f"worker {i + 1} MB" for i in range(len(pids)))
+              + "   p99 ms  errors (socket, non-2xx/3xx)")
         done, phase, rows = 0, 0, []
         while done < args.queries:
             out = serve.run_wrk(base, script, "/", args.phase, args.connections, threads,
@@ -90,7 +91,7 @@ def main(argv=None) -> int:
             phase += 1
             rss = [serve.rss_mb(p) for p in pids]
             rows.append((done, rss))
-            print(f"{done:8d}  " + "  ".join(f"{m:11.1f}" for m in rss) + f"   {r['p99']:6.1f}  {r['errors']}",
+            print(f"{done:8d}  " + "  ".join(f"{m:11.1f}" for m in rss) + f"   {r['p99']:6.1f}  {r['errors']} ({r['socket_errors']}, {r['non_2xx_3xx']})",
                   flush=True)
         half = next(row for row in rows if row[0] >= done / 2)
         growth = [b - a for a, b in zip(half[1], rows[-1][1])]

@@ -80,9 +80,13 @@ def gunicorn(data: Path, workers: int = 2, threads: int = 4):
         proc.terminate()
         proc.wait(timeout=30)
         log.seek(0)
-        errors = [l for l in log.read().splitlines() if "unexpected error" in l]
+        lines = log.read().splitlines()
+        errors = [l for l in lines if "unexpected error" in l]
         if errors:
             print(f"the app logged {len(errors)} unexpected errors (500s), e.g. {errors[0]}")
+        restarts = [l for l in lines if "WORKER TIMEOUT" in l or "Worker exiting" in l or "SIGKILL" in l]
+        if restarts:
+            print(f"gunicorn restarted workers {len(restarts)} times, e.g. {restarts[0]}")
 
 
 def workers_of(proc: subprocess.Popen) -> list[int]:

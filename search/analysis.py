@@ -170,7 +170,19 @@ def word_analyzer():
 def analyzer():
     """The analyzer of every text field, and of the query."""
     return (RegexTokenizer(WORD) | LowercaseFilter() | NormalizeFilter(spelling())
-            | StopFilter(stoplist=STOP_WORDS, minsize=1) | _Stemmer(stemfn=porter2, cachesize=TERM_CACHE_SIZE))
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | _Stemmer(stemfn=_stem, cachesize=0))
+
+
+@lru_cache(maxsize=TERM_CACHE_SIZE)
+def _stem(word: str) -> str:
+    """porter2, remembered.  functools' cache is bounded and thread-safe;
+    Whoosh's own (StemFilter's cachesize) is neither under threads: past its
+    size it overshoots, then fails on new words."""
+    return porter2(word)
+
+
+def stem_cache_size() -> int:
+    return _stem.cache_info().currsize
 
 
 def words(text: str) -> list[str]:

@@ -236,3 +236,31 @@ def test_a_chunked_body_over_the_limit_is_a_413(client):
         "wsgi.input": io.BytesIO(body), "wsgi.input_terminated": True, "CONTENT_LENGTH": "",
         "CONTENT_TYPE": "application/json"})
     assert r.status_code == 413
+
+
+def test_analysing_new_words_from_many_threads_stays_bounded_and_never_fails():
+    """gunicorn's threads analyse queries at once.  Whoosh's own stem cache is
+    not thread-safe: past its size it raised 'dictionary changed size during
+    iteration' and grew without bound (a worker then answered 500 to every
+    search).  The stems are kept in a bounded, thread-safe cache instead."""
+    import threading
+
+    from search import analysis
+
+    errors: list[str] = []
+
+    def work(t: int) -> None:
+        try:
+            for i in range(analysis.TERM_CACHE_SIZE // 3):
+                analysis.terms(f"w{t}x{i}zed")
+        except Exception as exc:  # noqa: BLE001 (any failure is the finding)
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert analysis.stem_cache_size() <= analysis.TERM_CACHE_SIZE
+    assert analysis.terms("revoked penalties") == ["revok", "penalti"]
