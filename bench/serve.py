@@ -84,7 +84,7 @@ def gunicorn(data: Path, workers: int = 2, threads: int = 4):
         errors = [l for l in lines if "unexpected error" in l]
         if errors:
             print(f"the app logged {len(errors)} unexpected errors (500s), e.g. {errors[0]}")
-        restarts = [l for l in lines if "WORKER TIMEOUT" in l or "Worker exiting" in l or "SIGKILL" in l]
+        restarts = [l for l in lines if "WORKER TIMEOUT" in l or "SIGKILL" in l]
         if restarts:
             print(f"gunicorn restarted workers {len(restarts)} times, e.g. {restarts[0]}")
 

@@ -264,3 +264,16 @@ def test_analysing_new_words_from_many_threads_stays_bounded_and_never_fails():
     assert errors == []
     assert analysis.stem_cache_size() <= analysis.TERM_CACHE_SIZE
     assert analysis.terms("revoked penalties") == ["revok", "penalti"]
+
+
+@pytest.mark.parametrize("raw", ["\r", "\n", "a=1\r\nSet-Cookie: x=1", "q=\x00", "q=\x7f\xff"])
+def test_control_characters_in_the_query_never_reach_a_header(client, raw):
+    """Found by tests/test_fuzz.py: werkzeug redirects '//x' to '/x' with the
+    query string as it came, and a raw CR in it made the Location header
+    invalid (a 500).  Raw bytes outside printable ASCII are percent-encoded
+    before routing."""
+    r = client.get("/api/checkers//evil.example", environ_overrides={"QUERY_STRING": raw})
+    assert r.status_code < 500
+    location = r.headers.get("Location", "")
+    assert "\r" not in location and "\n" not in location
+    assert "Set-Cookie" not in r.headers

@@ -11,7 +11,8 @@ route, so that no hostile input reaches a view as a 500.
   nested deeper than MAX_JSON_DEPTH is refused before it is parsed.
 * Raw bytes: a query string or form body that is not UTF-8 (gunicorn passes
   `?q=%FF` decoded but `?q=\\xff` as it came) is read with the bad bytes as
-  U+FFFD instead of raising UnicodeDecodeError.
+  U+FFFD instead of raising UnicodeDecodeError; raw bytes outside printable
+  ASCII in a query string are percent-encoded before routing.
 * The body stream: an error while reading it (a malformed chunk, a client that
   sends less than its Content-Length and stops) is a 400 or 408, not a 500.
 * Numbers in addresses: ASCII digits only, at most MAX_NUMBER_DIGITS of them
@@ -44,6 +45,7 @@ BODY_UNREADABLE = "The request body could not be read"
 BODY_ERROR = "lawbook.body_error"  # set in the WSGI environ when reading the body failed
 
 _ASCII_DIGITS = re.compile(r"[0-9]+")
+_RAW_IN_QUERY = re.compile(r"[^\x21-\x7e]")  # a query string as sent is printable ASCII
 _STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 
@@ -176,7 +178,26 @@ class SafeRequest(Request):
         return _GuardedStream(super().stream, self.environ)
 
 
+def _percent_encode(m: re.Match) -> str:
+    c = m[0]
+    return "".join(f"%{b:02X}" for b in (c.encode("latin-1") if ord(c) < 256 else c.encode("utf-8")))
+
+
+def quote_raw_query(wsgi_app):
+    """WSGI middleware: bytes of the query string outside printable ASCII
+    (a raw CR, \xff) percent-encoded before routing.  Reading the arguments
+    gives the same text, and werkzeug, which copies the query string into
+    the Location of its slash redirects, never puts a raw CR in a header."""
+    def app(environ, start_response):
+        qs = environ.get("QUERY_STRING", "")
+        if qs and _RAW_IN_QUERY.search(qs):
+            environ["QUERY_STRING"] = _RAW_IN_QUERY.sub(_percent_encode, qs)
+        return wsgi_app(environ, start_response)
+    return app
+
+
 def init_app(app) -> None:
+    app.wsgi_app = quote_raw_query(app.wsgi_app)
     app.request_class = SafeRequest
     app.json = JSONProvider(app)
     app.json.sort_keys = False
