@@ -29,10 +29,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
-
-    from laws.web import db, errors
+    from laws.web import db, errors, limits
+    limits.init_app(app)
     db.init_app(app)
     errors.init_app(app)
     from laws.web import api, checkers, compare, pages
@@ -45,12 +43,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     @app.cli.command("build")
     def build_command():
         """(Re)build the store and search index from the corpus, atomically."""
-        from laws.build import BuildError, build
-        from laws.model import SourceError
+        from laws.build import build, failure
         try:
             build(Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo)
-        except (SourceError, BuildError) as exc:
-            raise click.ClickException(f"build failed, the previous store is unchanged: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 (every failure is one readable line)
+            raise click.ClickException(f"build failed, the previous store is unchanged: {failure(exc)}") from None
 
     return app
 
@@ -61,18 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args(argv)
     app = create_app()
-    from laws.build import BuildError, build, is_stale
-    from laws.model import SourceError
+    from laws.build import build, current_store, failure, is_stale
     corpus, data = Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"])
     if is_stale(corpus, data):
-        print("The store is missing or older than the corpus: building it.")
+        print("The store is missing or older than the corpus: building it.", flush=True)
         try:
             build(corpus, data)
-        except (SourceError, BuildError) as exc:
-            print(f"build failed: {exc}", file=sys.stderr)
-            if is_stale(corpus, data) and not (data / "current").exists():
+        except Exception as exc:  # noqa: BLE001 (whatever went wrong, a previous store is served)
+            print(f"build failed: {failure(exc)}", file=sys.stderr, flush=True)
+            if not current_store(data).exists():
                 return 1
-            print("serving the previous store", file=sys.stderr)
+            print("serving the previous store", file=sys.stderr, flush=True)
     app.run(host=args.host, port=args.port)
     return 0
 

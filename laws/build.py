@@ -11,7 +11,8 @@ Layout of the data directory (`LAWS_DATA_DIR`, default ./data):
 A build writes a new `builds/<stamp>` directory and only when every step has
 succeeded points `current` at it (an atomic rename of a symlink).  A failed or
 interrupted build leaves `current` as it was.  The previous build is kept so
-a server still reading it is never pulled from under.
+a server still reading it is never pulled from under.  One build runs at a
+time, and a killed build's leftovers go with the next one (laws.datadir).
 """
 from __future__ import annotations
 
@@ -23,14 +24,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from laws import datadir, references, store
 from laws import manifest as manifest_mod
-from laws import references, store
 from laws.corrections import CORRECTIONS, Corrections
 from laws.model import ParsedSource, SourceError
 from laws.parsers import get as get_parser
 
-CURRENT = "current"
-BUILDS = "builds"
+CURRENT = datadir.CURRENT
+BUILDS = datadir.BUILDS
 # sources are parsed in this order: fragments are matched against the code
 # of their edition, so codes come first
 KIND_ORDER = {"code": 0, "witness": 1, "guide": 2, "fragments": 3}
@@ -38,6 +39,14 @@ KIND_ORDER = {"code": 0, "witness": 1, "guide": 2, "fragments": 3}
 
 class BuildError(Exception):
     """A build that could not finish; the message is for the organiser."""
+
+
+def failure(exc: Exception) -> str:
+    """A failed build's message in one line: the corpus's own errors as they
+    are (they name the file and line), anything else by its type."""
+    if isinstance(exc, (SourceError, BuildError)):
+        return str(exc)
+    return f"unexpected {type(exc).__name__}: {exc} (please report it)"
 
 
 @dataclass
@@ -176,11 +185,21 @@ def _after_store_steps(corpus_dir: Path):
 
 
 def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
-    """Build everything into a new directory and switch `current` to it."""
-    t0 = time.perf_counter()
+    """Build everything into a new directory and switch `current` to it; one
+    build at a time (BuildError for a second one)."""
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     if not corpus_dir.is_dir():
         raise BuildError(f"there is no corpus folder at {corpus_dir}")
+    try:
+        with datadir.build_lock(data_dir):
+            datadir.remove_leftovers(data_dir)  # no other build runs: any .tmp-* was killed
+            return _build(corpus_dir, data_dir, echo)
+    except datadir.BuildRunning as exc:  # raised on taking the lock only
+        raise BuildError(str(exc)) from None
+
+
+def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
+    t0 = time.perf_counter()
     manifest, results, seconds = parse_all(corpus_dir)
     kinds = {s.file: s.kind for s in manifest.sources}
 
@@ -206,11 +225,12 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         db.close()
         final = builds / stamp
         tmp.rename(final)
-        _switch(data_dir, final)
+        previous = datadir.served(data_dir)
+        datadir.switch(data_dir, final)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    _prune(builds, keep={final.name, _target_name(data_dir)})
+    datadir.prune(data_dir, keep={final.name, previous})
     result = BuildResult(final, summaries, time.perf_counter() - t0,
                          witnesses={p.file: p for p in results if kinds[p.file] == "witness"})
     for s in summaries:
@@ -237,29 +257,3 @@ def _summaries(db, manifest, refs, index_refs, seconds) -> list[EditionSummary]:
             seconds=seconds.get(e.id, 0.0),
         ))
     return out
-
-
-def _target_name(data_dir: Path) -> str | None:
-    link = data_dir / CURRENT
-    return os.readlink(link).split("/")[-1] if link.is_symlink() else None
-
-
-def _switch(data_dir: Path, final: Path) -> None:
-    """Point data/current at `final` in one atomic rename."""
-    link = data_dir / CURRENT
-    tmp_link = data_dir / f".{CURRENT}-{final.name}"
-    tmp_link.symlink_to(Path(BUILDS) / final.name)
-    os.replace(tmp_link, link)
-
-
-def _prune(builds: Path, keep: set) -> None:
-    """Remove old builds, keeping the one served and the one before it."""
-    done = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
-    previous = {p.name for p in done[-2:]}
-    for p in done:
-        if p.name not in keep and p.name not in previous:
-            shutil.rmtree(p, ignore_errors=True)
-    for p in builds.glob(".tmp-*"):
-        # a build interrupted long ago (not one running now: those are minutes old at most)
-        if time.time() - p.stat().st_mtime > 3600:
-            shutil.rmtree(p, ignore_errors=True)

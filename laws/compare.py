@@ -47,7 +47,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import tomllib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 import functools
@@ -56,7 +55,7 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from laws import citations
+from laws import citations, tomlfiles
 from laws.model import SourceError
 
 OVERRIDES = "alignment-overrides.toml"
@@ -633,17 +632,15 @@ def load_overrides(corpus_dir: Path | None) -> list[dict]:
     path = Path(corpus_dir) / OVERRIDES
     if not path.exists():
         return []
-    raw = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as exc:
-        raise SourceError(OVERRIDES, f"is not valid TOML ({exc})") from None
-    lines = [i for i, l in enumerate(raw.splitlines(), 1) if l.strip() == "[[override]]"]
+    raw, data = tomlfiles.read(path)
+    lines = tomlfiles.entry_lines(raw, "override")
     out = []
     for entry, line in zip(data.get("override", []), lines):
         for key in ("from", "to", "law", "reason"):
             if not str(entry.get(key, "")).strip():
                 raise SourceError(OVERRIDES, f"an override has no '{key}'", line)
+        if not isinstance(entry["law"], int) or isinstance(entry["law"], bool):
+            raise SourceError(OVERRIDES, f"'law' must be a law number, not {entry['law']!r}", line)
         fp, tp = list(entry.get("from_provisions", [])), list(entry.get("to_provisions", []))
         if not fp and not tp:
             raise SourceError(OVERRIDES, "an override names no provisions", line)

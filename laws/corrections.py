@@ -14,10 +14,10 @@ silently doing nothing.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from laws import tomlfiles
 from laws.model import Correction, SourceError
 from laws.text import repair
 
@@ -47,18 +47,20 @@ class Corrections:
         path = Path(corpus_dir) / CORRECTIONS
         if not path.exists():
             return cls()
-        raw = path.read_text(encoding="utf-8")
-        try:
-            data = tomllib.loads(raw)
-        except tomllib.TOMLDecodeError as exc:
-            m = re.search(r"line (\d+)", str(exc))
-            raise SourceError(CORRECTIONS, f"is not valid TOML ({exc})", int(m[1]) if m else None) from None
-        lines = [i for i, l in enumerate(raw.splitlines(), 1) if l.strip() == "[[correction]]"]
+        raw, data = tomlfiles.read(path)
+        lines = tomlfiles.entry_lines(raw, "correction")
         entries = []
         for item, line in zip(data.get("correction", []), lines):
             for key in REQUIRED:
-                if not str(item.get(key, "")).strip() and key != "corrected":
+                if key not in item:
+                    raise SourceError(CORRECTIONS, f"a correction has no '{key}'"
+                                      + (" (corrected = \"\" deletes the raw reading)" if key == "corrected" else ""),
+                                      line)
+                value = tomlfiles.text(item, key, CORRECTIONS, line, default="")
+                if not value.strip() and key != "corrected":
                     raise SourceError(CORRECTIONS, f"a correction has no '{key}'", line)
+            for key in ("where", "kind"):
+                tomlfiles.text(item, key, CORRECTIONS, line, default="")
             if item["raw"] == item["corrected"]:
                 raise SourceError(CORRECTIONS, "a correction whose raw and corrected readings are the same", line)
             entries.append(Entry(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import codecs
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from laws import tomlfiles
 from laws.model import SourceError
 
 MANIFEST = "manifest.toml"
@@ -84,26 +84,16 @@ def _flag(entry: dict, key: str, where: str, line: int | None) -> bool:
     return value
 
 
-def _entry_lines(raw: str, table: str) -> list[int]:
-    """Line numbers of each [[table]] header, so errors can point at them."""
-    return [i for i, l in enumerate(raw.splitlines(), 1) if l.strip() == f"[[{table}]]"]
-
-
 def load(corpus_dir: Path) -> Manifest:
     from laws.parsers import PARSERS  # the registry names the parsers a source may ask for
 
     path = Path(corpus_dir) / MANIFEST
     if not path.is_file():
         raise SourceError(MANIFEST, f"no manifest in {corpus_dir}: every corpus needs one")
-    raw = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(raw)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise SourceError(MANIFEST, f"is not valid TOML ({exc})", int(m[1]) if m else None) from None
+    raw, data = tomlfiles.read(path)
 
     editions: list[Edition] = []
-    for entry, line in zip(data.get("edition", []), _entry_lines(raw, "edition") + [None] * 99):
+    for entry, line in zip(data.get("edition", []), tomlfiles.entry_lines(raw, "edition") + [None] * 99):
         where = f"edition '{entry.get('id', '?')}'"
         eid = str(_require(entry, "id", "an [[edition]] entry", path, line))
         if not EDITION_ID.match(eid):
@@ -134,7 +124,7 @@ def load(corpus_dir: Path) -> Manifest:
 
     sources: list[Source] = []
     known = {e.id for e in editions}
-    for entry, line in zip(data.get("source", []), _entry_lines(raw, "source") + [None] * 99):
+    for entry, line in zip(data.get("source", []), tomlfiles.entry_lines(raw, "source") + [None] * 99):
         fname = str(_require(entry, "file", "a [[source]] entry", path, line))
         where = f"source '{fname}'"
         if "/" in fname or "\\" in fname or fname.startswith("."):

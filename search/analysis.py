@@ -152,6 +152,9 @@ class _Stemmer(StemFilter):
         return type(other) is type(self)
 
 
+TERM_CACHE_SIZE = 20_000  # words outside the vocabulary (queries): recent ones only, so memory stays flat
+
+
 @lru_cache(maxsize=1)
 def spelling() -> Spelling:
     return Spelling.load()
@@ -167,7 +170,19 @@ def word_analyzer():
 def analyzer():
     """The analyzer of every text field, and of the query."""
     return (RegexTokenizer(WORD) | LowercaseFilter() | NormalizeFilter(spelling())
-            | StopFilter(stoplist=STOP_WORDS, minsize=1) | _Stemmer(stemfn=porter2, cachesize=100_000))
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | _Stemmer(stemfn=_stem, cachesize=0))
+
+
+@lru_cache(maxsize=TERM_CACHE_SIZE)
+def _stem(word: str) -> str:
+    """porter2, remembered.  functools' cache is bounded and thread-safe;
+    Whoosh's own (StemFilter's cachesize) is neither under threads: past its
+    size it overshoots, then fails on new words."""
+    return porter2(word)
+
+
+def stem_cache_size() -> int:
+    return _stem.cache_info().currsize
 
 
 def words(text: str) -> list[str]:
@@ -180,7 +195,7 @@ def terms(text: str) -> list[str]:
     return [t.text for t in analyzer()(text)]
 
 
-_TERMS: dict[str, str | None] = {}
+_TERMS: dict[str, str | None] = {}  # the index's vocabulary, analysed at build time
 
 
 def term(word: str) -> str | None:
@@ -191,12 +206,18 @@ def term(word: str) -> str | None:
     try:
         return _TERMS[word]
     except KeyError:
-        pass
+        return _analysed(word)
+
+
+@lru_cache(maxsize=TERM_CACHE_SIZE)
+def _analysed(word: str) -> str | None:
     out = terms(word)
-    t = out[0] if out else None
-    if len(_TERMS) < 500_000:
-        _TERMS[word] = t
-    return t
+    return out[0] if out else None
+
+
+def term_cache_size() -> int:
+    """Words outside the vocabulary remembered now (at most TERM_CACHE_SIZE)."""
+    return _analysed.cache_info().currsize
 
 
 def remember_terms(mapping: dict[str, str | None]) -> None:

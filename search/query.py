@@ -81,6 +81,7 @@ MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 _CITED = float("inf")
+_NO_POSTINGS: tuple[dict, dict] = ({}, {})
 
 
 class IndexMissing(Exception):
@@ -120,6 +121,7 @@ class Searcher:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
         self._post_cache: dict = {}
+        self._preloaded = False
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
@@ -234,6 +236,10 @@ class Searcher:
         found = self._post_cache.get(key)
         if found is not None:
             return found
+        if self._preloaded:
+            # every term of the index was read when it opened: this one is in
+            # no document, and is not kept (a robot types endless new words)
+            return _NO_POSTINGS
         scores: dict[int, float] = {}
         positions: dict[int, tuple] = {}
         s = self.whoosh
@@ -244,8 +250,6 @@ class Searcher:
                 scores[d] = m.score()
                 positions[d] = tuple(m.value_as("positions"))
                 m.next()
-        if len(self._post_cache) > 100_000:  # unknown terms, typed by a robot
-            self._post_cache.clear()
         self._post_cache[key] = found = (scores, positions)
         return found
 
@@ -256,6 +260,7 @@ class Searcher:
         for field, _ in FIELDS:
             for t in reader.lexicon(field):
                 self._postings(field, t.decode("utf-8") if isinstance(t, bytes) else t)
+        self._preloaded = True
 
     def _phrase(self, field: str, phrase: tuple[str, ...], slop: int) -> dict[int, float]:
         """Documents with every term of `phrase` in `field`: the sum of the

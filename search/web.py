@@ -25,6 +25,7 @@ from flask import Blueprint, jsonify, render_template, request
 
 from laws.web.db import StoreMissing, build_dir
 from laws.web.errors import BadRequest
+from laws.web.limits import number_arg
 from search.index import KINDS
 from search.query import IndexMissing, Searcher
 
@@ -43,15 +44,6 @@ def searcher() -> Searcher:
         raise StoreMissing(str(exc)) from None
 
 
-def _int(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise BadRequest(f"'{name}' must be a whole number from {low} to {high}.", field=name)
-    return int(raw)
-
-
 def params(s: Searcher) -> dict:
     edition = request.args.get("edition", "").strip() or None
     if edition is not None and edition not in s.edition_by_id:
@@ -61,7 +53,7 @@ def params(s: Searcher) -> dict:
     if kind is not None and kind not in KINDS:
         raise BadRequest(f"'kind' must be one of {', '.join(KINDS)}.", field="kind")
     return {"q": request.args.get("q", ""), "edition": edition, "kind": kind,
-            "limit": _int("limit", 10, 1, MAX_LIMIT), "page": _int("page", 1, 1, MAX_PAGE)}
+            "limit": number_arg("limit", 10, 1, MAX_LIMIT), "page": number_arg("page", 1, 1, MAX_PAGE)}
 
 
 @bp.get("/api/search")

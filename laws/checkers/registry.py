@@ -142,11 +142,44 @@ def validate(c: Checker, payload: Any) -> dict:
     if not isinstance(payload, dict):
         raise BadRequest("The input must be a JSON object with the checker's fields "
                          f"({', '.join(c.input_schema.get('properties', {}))}).", None)
+    _bound(c, payload)
     _reject_non_finite(c, payload)
     error = best_match(jsonschema.Draft202012Validator(c.input_schema).iter_errors(payload))
     if error is not None:
         raise BadRequest(*_explain(c.input_schema, error))
     return _coerce(c.input_schema, payload)
+
+
+MAX_STRING = 1000  # characters in any one string of an input (no field needs a tenth of it)
+MAX_VALUES = 5000  # values in a whole input: lists of at most 1000, a few fields
+
+
+def _bound(c: Checker, payload: dict) -> None:
+    """Refuse an input larger than the schema allows by its sizes alone, before
+    jsonschema validates it item by item: unknown fields, lists over their
+    maxItems, long strings, too many values in all."""
+    props = c.input_schema.get("properties", {})
+    for key, value in payload.items():
+        if key not in props:
+            name = key if len(key) <= 40 else key[:40] + "…"
+            raise BadRequest(f"This checker has no field {name!r}; its fields are {', '.join(props)}.", name)
+        prop = props[key]
+        most = prop.get("maxItems")
+        if isinstance(value, list) and most is not None and len(value) > most:
+            raise BadRequest(f"{_title(c.input_schema, key)} can have at most {most} entries.", key)
+    count = 0
+    stack = [(k, v) for k, v in payload.items()]
+    while stack:
+        top, value = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise BadRequest(f"The input has more than {MAX_VALUES} values; no checker needs so many.", None)
+        if isinstance(value, str) and len(value) > MAX_STRING:
+            raise BadRequest(f"{_title(c.input_schema, top)} is too long (at most {MAX_STRING} characters).", top)
+        if isinstance(value, list):
+            stack.extend((top, v) for v in value)
+        elif isinstance(value, dict):
+            stack.extend((top, v) for v in value.values())
 
 
 def _reject_non_finite(c: Checker, payload: dict) -> None:

@@ -104,7 +104,7 @@ def parse(text: str, source, corrections: Corrections, parsed: dict) -> ParsedSo
     ctx = _Context(file, corrections, ParsedSource(file=file, edition=source.edition))
     lines = [(n, s.strip()) for n, s in enumerate(text.splitlines(), 1)]
     lines = _drop_chrome(ctx, lines)
-    lines, slide_breaks = _remove_slide_numbers(ctx, lines)
+    lines, slide_breaks = _remove_slide_numbers(ctx, lines, source.laws)
     preface, intro, definitions, law_lines = _split_parts(ctx, lines)
     ctx.out.sections = [_preface(ctx, preface), _introduction(ctx, intro)]
     ctx.out.definitions = _definitions(ctx, definitions)
@@ -129,7 +129,7 @@ def _drop_chrome(ctx: _Context, lines: list[Line]) -> list[Line]:
     return [(n, s) for n, s in lines[start:end] if s]
 
 
-def _remove_slide_numbers(ctx: _Context, lines: list[Line]) -> tuple[list[Line], list[tuple]]:
+def _remove_slide_numbers(ctx: _Context, lines: list[Line], laws: tuple[int, ...]) -> tuple[list[Line], list[tuple]]:
     """Slide numbers run 2, 3, ... each on a line of its own.  A bare number is
     the next slide number only if the line after it is not a bare number too:
     that keeps the cells of the flattened tables (Law 2 has a '14' cell right
@@ -145,11 +145,45 @@ def _remove_slide_numbers(ctx: _Context, lines: list[Line]) -> tuple[list[Line],
             expected += 1
         else:
             kept.append((n, s))
-    if len(removed) < 200:  # the show has 235 slides: far fewer means the layout changed
-        raise SourceError(ctx.file, f"only {len(removed)} slide numbers found in sequence; "
-                                    "the slide layout is not the one this parser reads")
+    if len(removed) < 200:  # the show has 235 slides: far fewer means a gap or another layout
+        raise SourceError(ctx.file, *_where_slides_stop(lines, removed, laws))
     ctx.slides = expected - 1
     return kept, removed
+
+
+def _where_slides_stop(lines: list[Line], removed: list[tuple], laws: tuple[int, ...]) -> tuple[str, int | None]:
+    """Why the slide numbers stop running in sequence, and the line to look at:
+    a law whose heading is missing, a file that ends early, or else the place
+    where the next slide number is not found."""
+    headings: dict[int, int] = {}  # law number -> line of its heading
+    for n, s in lines:
+        m = LAW_HEADING.match(s)
+        if m:
+            headings.setdefault(int(m[1]), n)
+
+    def law_at(line: int) -> int | None:
+        before = [law for law, n in headings.items() if n <= line]
+        return max(before, key=headings.get) if before else None
+
+    last_line, last_slide = (removed[-1][0], removed[-1][1]) if removed else (lines[0][0], 0)
+    in_law = law_at(last_line)
+    where = f"line {last_line}" + (f", in Law {in_law}" if in_law else "")
+    stop = (f"the slide numbers run in sequence only to slide {last_slide} ({where}), "
+            f"then slide {last_slide + 1} is not found")
+    missing = [law for law in laws if law not in headings]
+    if missing and missing == list(laws[laws.index(missing[0]):]) and headings:
+        end = lines[-1][0]
+        span = f"Laws {missing[0]}–{missing[-1]} are" if len(missing) > 1 else f"Law {missing[0]} is"
+        return (f"{span} missing: the file ends at line {end}, in Law {law_at(end)}; it may be truncated "
+                f"({stop})", end)
+    if missing:
+        law = missing[0]
+        before = max((x for x in headings if x < law), default=None)
+        after = min((x for x in headings if x > law), default=None)
+        between = " and ".join(f"Law {x}'s (line {headings[x]})" for x in (before, after) if x is not None)
+        return (f"Law {law} is missing: there is no 'LAW {law}' heading between {between} ({stop})",
+                headings.get(after) if after is not None else None)
+    return f"{stop}: part of a law may be missing, or the slide layout is not the one this parser reads", last_line
 
 
 def _record_slide_breaks(ctx: _Context, removed: list[tuple]) -> None:

@@ -5,6 +5,7 @@ from flask import Blueprint, jsonify
 
 from laws import queries
 from laws.web.db import get_db
+from laws.web.limits import law_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -38,9 +39,7 @@ def editions():
 
 @bp.get("/laws/<edition>/<number>")
 def law(edition: str, number: str):
-    if not number.isdigit() or not 1 <= int(number) <= 999:
-        raise queries.NotFound(f"'{number}' is not a law number: laws are numbered 1 to 93.")
-    return jsonify(_public_law(queries.law(get_db(), edition, int(number))))
+    return jsonify(_public_law(queries.law(get_db(), edition, law_number(number))))
 
 
 @bp.get("/definitions/<edition>")

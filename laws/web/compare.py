@@ -15,6 +15,8 @@ read it.
 """
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 
@@ -22,14 +24,9 @@ from laws import compare
 from laws.queries import NotFound
 from laws.web.db import get_db
 from laws.web.errors import BadRequest
+from laws.web.limits import law_number
 
 bp = Blueprint("compare", __name__)
-
-
-def _law_number(number: str) -> int:
-    if not number.isdigit() or not 1 <= int(number) <= 999:
-        raise NotFound(f"'{number}' is not a law number: laws are numbered 1 to 93.")
-    return int(number)
 
 
 def _pair(required: bool = True) -> tuple[str | None, str | None]:
@@ -49,7 +46,7 @@ def _flag(name: str) -> bool:
 
 @bp.get("/api/diff/<number>")
 def api_diff(number: str):
-    n = _law_number(number)
+    n = law_number(number)
     a, b = _pair()
     d = compare.diff(get_db(), n, a, b, raw=_flag("raw"))
     return jsonify({
@@ -122,7 +119,7 @@ def _ids(ids: list[str]) -> str:
 
 @bp.get("/compare/<number>")
 def law_page(number: str):
-    n = _law_number(number)
+    n = law_number(number)
     db = get_db()
     a, b = _pair(required=False)
     a, b = _defaults(db, n, a, b)
@@ -212,4 +209,7 @@ def _spans(numbers: list[int]) -> str:
 
 @bp.get("/compare/")
 def index_slash():
-    return redirect(url_for("compare.index", **request.args), code=301)
+    # the editions as a query string, never as url_for's arguments: those
+    # would let ?_external=1&… pick the host, scheme or endpoint
+    kept = {k: request.args[k] for k in ("from", "to") if request.args.get(k)}
+    return redirect(url_for("compare.index") + (f"?{urlencode(kept)}" if kept else ""), code=301)

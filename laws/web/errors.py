@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from laws.errors import BadInput
 from laws.queries import NotFound
 from laws.web.db import StoreMissing
+from laws.web.limits import TOO_LARGE
 
 
 # the domain's error for correctable input, answered here with a 400
@@ -46,6 +47,7 @@ def init_app(app) -> None:
         messages = {
             404: f"There is nothing at {request.path}.",
             405: f"{request.method} is not allowed at {request.path}.",
+            413: TOO_LARGE,
         }
         return respond(exc.code or 500, messages.get(exc.code, exc.description or exc.name))
 

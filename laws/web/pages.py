@@ -15,6 +15,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from laws import compare, citations, queries
 from laws.web import chapters, render
 from laws.web.db import get_db
+from laws.web.limits import ascii_number, law_number
 from laws.web.site import cached
 
 bp = Blueprint("pages", __name__)
@@ -172,13 +173,10 @@ def contents_no_slash(edition: str):
 
 @bp.get("/<edition>/law/<number>")
 def law(edition: str, number: str):
-    if not number.isdigit() or not 1 <= int(number) <= 999:
-        m = re.fullmatch(r"(\d{1,2})(.+)", number)
-        if m and citations.parse(number):
-            return redirect(url_for("pages.go", q=number, edition=edition))
-        raise queries.NotFound(f"'{number}' is not a law number: laws are numbered 1 to 93.")
+    if ascii_number(number) is None and re.fullmatch(r"[0-9]{1,2}\D.*", number) and citations.parse(number):
+        return redirect(url_for("pages.go", q=number, edition=edition))
+    number_i = law_number(number)
     ed = _edition(edition)
-    number_i = int(number)
     data = queries.law(get_db(), edition, number_i)
     page = LawPage(ed, data, _terms(edition)).build()
     return render_template("law.html", edition=ed, law=data, page=page, title=render.nice_title(data["title"]))

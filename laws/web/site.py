@@ -6,7 +6,12 @@ Assets: `asset_url('site.css')` gives `/static/site.<hash>.css`, where the
 hash is taken from the file's bytes when the app starts.  Hashed names are
 served with a year of immutable caching; a changed file gets a new name, so
 no one ever sees a stale stylesheet.  The files are small and read once into
-memory.
+memory, and compressed then (brotli and gzip, at their best levels), so
+serving one never compresses it again.
+
+HSTS: a deployment served over HTTPS sets `LAWS_HSTS_MAX_AGE` (seconds, e.g.
+31536000) and every response carries Strict-Transport-Security.  It is off by
+default: over plain HTTP (localhost, `python app.py`) it would mean nothing.
 
 Offline: `/sw.js` is the service worker (scope `/`).  Its text names the
 version of the assets and of the store being served, so a rebuild or a new
@@ -17,12 +22,15 @@ script) resolve a citation typed in the jump box without the network.
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import os
 import mimetypes
 import re
 from pathlib import Path
 
+import brotli
 from flask import Response, abort, current_app, render_template, request, url_for
 from flask_compress import Compress
 
@@ -57,12 +65,24 @@ COMPRESSIBLE = ["text/html", "text/css", "text/javascript", "application/javascr
 _HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<ext>\.[A-Za-z0-9]+)$")
 
 
+ENCODINGS = ("br", "gzip")
+MIN_COMPRESS = 300  # bytes: smaller files gain nothing from compression
+
+
+def _encode(data: bytes, encoding: str) -> bytes:
+    if encoding == "br":
+        return brotli.compress(data, quality=11)
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
 class Assets:
-    """The files of static/, read once, each with the hash of its bytes."""
+    """The files of static/, read once, each with the hash of its bytes and,
+    when it is text, its brotli and gzip forms."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         self.files: dict[str, tuple[bytes, str, str]] = {}  # name -> (bytes, hash, mimetype)
+        self.encoded: dict[str, dict[str, bytes]] = {}  # name -> {encoding: bytes}
         for path in sorted(self.folder.rglob("*")):
             if path.is_file() and not path.name.startswith("."):
                 data = path.read_bytes()
@@ -71,6 +91,8 @@ class Assets:
                 if name.endswith(".webmanifest"):
                     mime = "application/manifest+json"
                 self.files[name] = (data, hashlib.sha256(data).hexdigest()[:10], mime)
+                if mime in COMPRESSIBLE and len(data) >= MIN_COMPRESS:
+                    self.encoded[name] = {e: _encode(data, e) for e in ENCODINGS}
         digest = hashlib.sha256("".join(h for _, h, _ in self.files.values()).encode())
         self.version = digest.hexdigest()[:10]
 
@@ -148,7 +170,18 @@ def offline_pages() -> list[str]:
     return cached("offline_pages", compute)
 
 
+def hsts_header() -> str | None:
+    """Strict-Transport-Security from LAWS_HSTS_MAX_AGE, or None when unset."""
+    raw = os.environ.get("LAWS_HSTS_MAX_AGE", "").strip()
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit():
+        raise ValueError(f"LAWS_HSTS_MAX_AGE must be a number of seconds (31536000 is a year), not {raw!r}")
+    return f"max-age={int(raw)}; includeSubDomains"
+
+
 def init_app(app) -> None:
+    hsts = hsts_header()
     assets = Assets(Path(app.root_path) / (app.static_folder or "static"))
     app.extensions["lawbook_assets"] = assets
 
@@ -166,10 +199,17 @@ def init_app(app) -> None:
             abort(404)
         name, immutable = found
         data, h, mime = assets.files[name]
-        resp = Response(data, mimetype=mime)
+        encodings = assets.encoded.get(name, {})
+        encoding = request.accept_encodings.best_match(list(encodings)) if encodings else None
+        resp = Response(encodings[encoding] if encoding else data, mimetype=mime)
+        if encodings:
+            resp.vary.add("Accept-Encoding")
+        if encoding:
+            # set here, the compression extension leaves the response alone
+            resp.headers["Content-Encoding"] = encoding
         resp.headers["Cache-Control"] = (f"public, max-age={YEAR}, immutable" if immutable
                                          else "public, max-age=300")
-        resp.set_etag(h)
+        resp.set_etag(f"{h}-{encoding}" if encoding else h)
         return resp.make_conditional(request)
 
     app.view_functions["static"] = static
@@ -234,6 +274,8 @@ def init_app(app) -> None:
     def headers(response):
         for k, v in SECURITY_HEADERS.items():
             response.headers.setdefault(k, v)
+        if hsts:
+            response.headers.setdefault("Strict-Transport-Security", hsts)
         if response.mimetype == "text/html" and "Cache-Control" not in response.headers:
             # pages change only with a rebuild; revalidate so a rebuild shows at once
             response.headers["Cache-Control"] = "no-cache"

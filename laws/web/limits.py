@@ -1,0 +1,214 @@
+"""What a request may be, and how its raw parts are read: one place for every
+route, so that no hostile input reaches a view as a 500.
+
+* Size: a body over MAX_BODY_BYTES is refused with 413 as soon as its
+  Content-Length is seen, before it is read (a chunked body, which declares
+  no length, is cut off when it passes the limit).  The largest input any
+  checker takes (1000 matchpoint scores) is under 8 KB, so 64 KB leaves room
+  and still keeps one request's parsing and validation to a few milliseconds.
+* JSON nesting: Python's parser recurses, so `[[[[...` a thousand deep is a
+  RecursionError; no checker input is more than a few levels deep, so a body
+  nested deeper than MAX_JSON_DEPTH is refused before it is parsed.
+* Raw bytes: a query string or form body that is not UTF-8 (gunicorn passes
+  `?q=%FF` decoded but `?q=\\xff` as it came) is read with the bad bytes as
+  U+FFFD instead of raising UnicodeDecodeError; raw bytes outside printable
+  ASCII in a query string are percent-encoded before routing.
+* The body stream: an error while reading it (a malformed chunk, a client that
+  sends less than its Content-Length and stops) is a 400 or 408, not a 500.
+* Numbers in addresses: ASCII digits only, at most MAX_NUMBER_DIGITS of them
+  (`str.isdigit` accepts '²', which `int` rejects; a number of 5000 digits
+  costs `int` real time): `number_arg` and `law_number` are the only way
+  routes read one.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl
+
+from flask import Request, abort, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import BadRequest as HTTPBadRequest
+from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestTimeout
+from werkzeug.formparser import FormDataParser
+from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_JSON_DEPTH = 20
+MAX_NUMBER_DIGITS = 3  # law numbers (1 to 93); a query argument allows the digits of its maximum
+MAX_FORM_PARTS = 200
+
+TOO_LARGE = (f"The request is too large: at most {MAX_BODY_BYTES // 1024} KB is accepted "
+             "(the largest input a checker takes is a few KB).")
+TOO_DEEP = f"The request body nests lists or objects more than {MAX_JSON_DEPTH} deep; no checker input does."
+BODY_UNREADABLE = "The request body could not be read"
+BODY_ERROR = "lawbook.body_error"  # set in the WSGI environ when reading the body failed
+
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+_RAW_IN_QUERY = re.compile(r"[^\x21-\x7e]")  # a query string as sent is printable ASCII
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+# --- numbers ---------------------------------------------------------------------
+
+def ascii_number(text: str | None, digits: int = MAX_NUMBER_DIGITS) -> int | None:
+    """`text` as a whole number when it is 1 to `digits` ASCII digits, else None."""
+    if text is None or not 0 < len(text) <= digits or not _ASCII_DIGITS.fullmatch(text):
+        return None
+    return int(text)
+
+
+def law_number(text: str) -> int:
+    """A law number from an address, or NotFound in words a user understands."""
+    from laws.queries import NotFound
+
+    n = ascii_number(text)
+    if n is None or not 1 <= n <= 999:
+        shown = text if len(text) <= 12 else text[:12] + "…"
+        raise NotFound(f"'{shown}' is not a law number: laws are numbered 1 to 93.")
+    return n
+
+
+def number_arg(name: str, default: int, low: int, high: int) -> int:
+    """The query argument `name` as a whole number from `low` to `high`."""
+    from laws.web.errors import BadRequest
+
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return default
+    n = ascii_number(raw, digits=len(str(high)))
+    if n is None or not low <= n <= high:
+        raise BadRequest(f"'{name}' must be a whole number from {low} to {high}.", field=name)
+    return n
+
+
+# --- JSON ------------------------------------------------------------------------------
+
+def json_depth(text: str | bytes) -> int:
+    """How deep lists and objects nest in a JSON text (brackets inside strings
+    do not count).  Linear in the text, which the size limit bounds."""
+    if isinstance(text, (bytes, bytearray)):
+        text = text.decode("utf-8", "replace")
+    depth = deepest = 0
+    for m in _STRING_OR_BRACKET.finditer(text):
+        c = m[0]
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+    return deepest
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, refusing a body nested deeper than any input needs."""
+
+    def loads(self, s, **kwargs):
+        if json_depth(s) > MAX_JSON_DEPTH:
+            raise HTTPBadRequest(TOO_DEEP)
+        return super().loads(s, **kwargs)
+
+
+# --- the request ------------------------------------------------------------------------
+
+class _GuardedStream:
+    """The body stream: an error from the server while reading it (gunicorn's
+    InvalidChunkSize, a socket timeout) becomes an HTTP error for the client,
+    and the environ records it so the server closes the connection."""
+
+    def __init__(self, stream, environ):
+        self._stream, self._environ = stream, environ
+
+    def _guard(self, method, *args):
+        try:
+            return method(*args)
+        except ClientDisconnected as exc:  # werkzeug's word for a body that stopped short
+            self._environ[BODY_ERROR] = True
+            if isinstance(exc.__context__, TimeoutError):
+                raise RequestTimeout(f"{BODY_UNREADABLE}: it did not arrive in time.") from None
+            raise HTTPBadRequest(f"{BODY_UNREADABLE}: it ended before its Content-Length.") from None
+        except HTTPException:
+            raise
+        except TimeoutError:
+            self._environ[BODY_ERROR] = True
+            raise RequestTimeout(f"{BODY_UNREADABLE}: it did not arrive in time.") from None
+        except Exception as exc:  # noqa: BLE001 (the server's own parse errors have no common base)
+            self._environ[BODY_ERROR] = True
+            raise HTTPBadRequest(f"{BODY_UNREADABLE}: {type(exc).__name__}.") from None
+
+    def read(self, size=-1):
+        data = self._guard(self._stream.read, size)
+        if (size is None or size < 0) and isinstance(self._stream, LimitedStream) and self._stream.is_exhausted:
+            # a body of no declared length (chunked) stopped at the limit:
+            # reading on tells whether there was more (413) or not
+            self._guard(self._stream.read, 1)
+        return data
+
+    def readline(self, *args):
+        return self._guard(self._stream.readline, *args)
+
+    def readlines(self, *args):
+        return self._guard(self._stream.readlines, *args)
+
+    def __iter__(self):
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line
+
+
+class _FormParser(FormDataParser):
+    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+        items = parse_qsl(stream.read().decode("utf-8", "replace"), keep_blank_values=True,
+                          errors="replace")
+        return stream, self.cls(items), self.cls()
+
+
+class SafeRequest(Request):
+    form_data_parser_class = _FormParser
+
+    @cached_property
+    def args(self):
+        return self.parameter_storage_class(
+            parse_qsl(self.query_string.decode("utf-8", "replace"), keep_blank_values=True, errors="replace"))
+
+    @cached_property
+    def stream(self):
+        return _GuardedStream(super().stream, self.environ)
+
+
+def _percent_encode(m: re.Match) -> str:
+    c = m[0]
+    return "".join(f"%{b:02X}" for b in (c.encode("latin-1") if ord(c) < 256 else c.encode("utf-8")))
+
+
+def quote_raw_query(wsgi_app):
+    """WSGI middleware: bytes of the query string outside printable ASCII
+    (a raw CR, \xff) percent-encoded before routing.  Reading the arguments
+    gives the same text, and werkzeug, which copies the query string into
+    the Location of its slash redirects, never puts a raw CR in a header."""
+    def app(environ, start_response):
+        qs = environ.get("QUERY_STRING", "")
+        if qs and _RAW_IN_QUERY.search(qs):
+            environ["QUERY_STRING"] = _RAW_IN_QUERY.sub(_percent_encode, qs)
+        return wsgi_app(environ, start_response)
+    return app
+
+
+def init_app(app) -> None:
+    app.wsgi_app = quote_raw_query(app.wsgi_app)
+    app.request_class = SafeRequest
+    app.json = JSONProvider(app)
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    # Flask's defaults (no limit on a body, 500 KB of form) are replaced
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
+                      MAX_FORM_PARTS=MAX_FORM_PARTS)
+
+    @app.before_request
+    def refuse_large_bodies():
+        # every route, including those that never read a body: refused on the
+        # declared length alone, so the body is never waited for
+        if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+            abort(413)

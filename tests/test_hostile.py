@@ -1,0 +1,279 @@
+"""Hostile input (issue 15): every case the audit found, each answered with a
+4xx naming the problem, never a 500, and never at the cost of a worker.
+
+The Flask test client encodes what it is given, so raw bytes a real server
+passes on (a query string holding \\xff) are put in the WSGI environ as
+gunicorn puts them: latin-1 text.  tests/test_hostile_gunicorn.py sends the
+same bytes through a real gunicorn.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+
+import brotli
+import pytest
+
+from laws.web.limits import MAX_BODY_BYTES, MAX_JSON_DEPTH
+
+
+def _json_error(r, status: int) -> str:
+    assert r.status_code == status, r.get_data(as_text=True)[:300]
+    assert r.content_type == "application/json"
+    return r.get_json()["error"]
+
+
+# --- 1. request size ------------------------------------------------------------
+
+def test_oversized_json_body_is_refused_with_413_naming_the_limit(client):
+    body = '{"scores": [' + ", ".join(["1"] * 40_000) + "]}"
+    assert len(body) > MAX_BODY_BYTES
+    r = client.post("/api/checkers/matchpoints", data=body, content_type="application/json")
+    assert _json_error(r, 413) == (f"The request is too large: at most {MAX_BODY_BYTES // 1024} KB is accepted "
+                                   "(the largest input a checker takes is a few KB).")
+
+
+def test_oversized_form_post_gets_the_413_page(client):
+    r = client.post("/checkers/matchpoints", data={"scores": "1 " * 40_000})
+    assert r.status_code == 413
+    assert r.mimetype == "text/html"
+    assert f"at most {MAX_BODY_BYTES // 1024} KB" in r.get_data(as_text=True)
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read(client):
+    """Content-Length alone decides: the body (absent here) is never waited for."""
+    r = client.post("/api/checkers/board", data=b"{}", content_type="application/json",
+                    environ_overrides={"CONTENT_LENGTH": str(MAX_BODY_BYTES + 1)})
+    assert r.status_code == 413
+    r = client.get("/", environ_overrides={"CONTENT_LENGTH": str(10 ** 9)})
+    assert r.status_code == 413
+
+
+def test_checker_input_is_bounded_before_it_is_validated(client, monkeypatch):
+    """A list longer than the schema allows is refused by its length, without
+    jsonschema looking at every item (18 s for 5 million in the audit)."""
+    from laws.checkers import registry
+
+    def no_validation(*_a, **_kw):
+        raise AssertionError("jsonschema should not be reached")
+
+    monkeypatch.setattr(registry.jsonschema, "Draft202012Validator", no_validation)
+    body = json.dumps({"scores": [1] * 20_000})
+    assert len(body) < MAX_BODY_BYTES
+    r = client.post("/api/checkers/matchpoints", json={"scores": [1] * 20_000})
+    assert r.get_json() == {"error": "Scores can have at most 1000 entries.", "field": "scores"}
+    assert r.status_code == 400
+    r = client.post("/api/checkers/board", json={"board": 1, "x" * 5000: 1})
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("This checker has no field 'xxxxxxxx")
+
+
+# --- 2. nesting ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("depth", [MAX_JSON_DEPTH + 1, 1000, 30_000])
+def test_deeply_nested_json_is_a_400(client, depth):
+    body = "[" * depth + "]" * depth
+    for url in ("/api/checkers/matchpoints", "/api/checkers/auction"):
+        r = client.post(url, data=body, content_type="application/json")
+        assert _json_error(r, 400) == (f"The request body nests lists or objects more than {MAX_JSON_DEPTH} "
+                                       "deep; no checker input does.")
+
+
+def test_nesting_inside_strings_does_not_count(client):
+    r = client.post("/api/checkers/auction", json={"dealer": "N", "calls": ["[" * 200]})
+    assert r.status_code == 400
+    assert "Calls" in r.get_json()["error"]
+
+
+# --- 3. raw bytes in the query string ------------------------------------------------
+
+RAW_QUERY_ROUTES = ["/search", "/api/search", "/go", "/compare", "/checkers/score", "/api/diff/35",
+                    "/compare/35", "/2007/law/12"]
+
+
+@pytest.mark.parametrize("path", RAW_QUERY_ROUTES)
+def test_non_utf8_query_bytes_are_read_as_replacement_characters(client, path):
+    for raw in ("q=\xff", "from=\xff&to=2017", "q=law&edition=\xc3", "\xff=1", "q=%FF%FE"):
+        r = client.get(path, environ_overrides={"QUERY_STRING": raw})
+        assert r.status_code < 500, (path, raw, r.status_code)
+
+
+def test_non_utf8_search_is_searched_with_the_bad_byte_replaced(client):
+    r = client.get("/api/search", environ_overrides={"QUERY_STRING": "q=revoke\xff"})
+    assert r.status_code == 200
+    assert r.get_json()["query"] == "revoke\ufffd"
+    assert r.get_json()["results"], "the word before the bad byte is still searched"
+
+
+def test_non_utf8_path_bytes_are_a_404(client):
+    r = client.get("/", environ_overrides={"PATH_INFO": "/2007/law/\xff"})
+    assert r.status_code == 404
+
+
+# --- 4. numbers ------------------------------------------------------------------
+
+@pytest.mark.parametrize("url", [
+    "/api/laws/2007/%C2%B2", "/2007/law/%C2%B2", "/compare/%C2%B2", "/api/diff/%C2%B2?from=2007&to=2017",
+    "/api/laws/2007/%D9%A3", "/2007/law/%D9%A3", "/api/laws/2007/" + "9" * 5000, "/2007/law/" + "9" * 5000,
+    "/compare/" + "9" * 5000, "/api/laws/2007/0012", "/api/laws/2007/%EF%BC%91%EF%BC%92",
+])
+def test_law_numbers_are_ascii_digits_of_bounded_length(client, url):
+    r = client.get(url)
+    assert r.status_code == 404, url
+    text = r.get_data(as_text=True)
+    assert "is not a law number: laws are numbered 1 to 93." in text
+
+
+@pytest.mark.parametrize("query, field", [
+    ("q=law&limit=%C2%B2", "limit"), ("q=law&page=%C2%B9", "page"), ("q=law&limit=" + "9" * 5000, "limit"),
+    ("q=law&page=%D9%A3", "page"), ("q=law&limit=-1", "limit"),
+])
+def test_search_numbers_are_ascii_digits(client, query, field):
+    r = client.get("/api/search?" + query)
+    assert r.status_code == 400
+    assert r.get_json()["field"] == field
+    assert client.get("/search?" + query).status_code == 400
+
+
+# --- 5. /compare/ -------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["endpoint=x", "_method=POST", "_external=1", "_scheme=javascript",
+                                   "_anchor=x", "from=2007&to=2017&_external=1"])
+def test_compare_slash_never_hands_the_query_to_url_for(client, query):
+    r = client.get("/compare/?" + query, headers={"Host": "evil.example"})
+    assert r.status_code == 301
+    location = r.headers["Location"]
+    assert location.startswith("/compare"), location
+    assert "evil" not in location and "#" not in location
+
+
+def test_compare_slash_keeps_the_editions(client):
+    r = client.get("/compare/?from=2007&to=2017")
+    assert r.headers["Location"] == "/compare?from=2007&to=2017"
+
+
+# --- 11. static files, HSTS -----------------------------------------------------------
+
+def test_static_files_are_compressed_once_not_per_request(app, client, monkeypatch):
+    import flask_compress.flask_compress as fc
+
+    def no_compression(*_a, **_kw):
+        raise AssertionError("a static file was compressed while serving it")
+
+    monkeypatch.setattr(fc, "_compress_data", no_compression)
+    assets = app.extensions["lawbook_assets"]
+    with app.test_request_context():
+        url = assets.url("site.css")
+    original = assets.files["site.css"][0]
+    br = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+    assert br.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(br.data) == original
+    assert "Accept-Encoding" in br.headers["Vary"]
+    gz = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(gz.data) == original
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and plain.data == original
+    assert len({br.headers["ETag"], gz.headers["ETag"], plain.headers["ETag"]}) == 3
+    again = client.get(url, headers={"Accept-Encoding": "br", "If-None-Match": br.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_hsts_is_off_by_default_and_on_when_configured(built, monkeypatch):
+    from app import create_app
+
+    plain = create_app({"TESTING": True, "DATA_DIR": str(built)}).test_client().get("/api/editions")
+    assert "Strict-Transport-Security" not in plain.headers
+    monkeypatch.setenv("LAWS_HSTS_MAX_AGE", "31536000")
+    on = create_app({"TESTING": True, "DATA_DIR": str(built)}).test_client()
+    for url in ("/", "/api/editions", "/no-such-page"):
+        assert on.get(url).headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+
+
+def test_a_bad_hsts_setting_stops_the_app_with_a_message(built, monkeypatch):
+    from app import create_app
+
+    monkeypatch.setenv("LAWS_HSTS_MAX_AGE", "a year")
+    with pytest.raises(ValueError, match="LAWS_HSTS_MAX_AGE must be a number of seconds"):
+        create_app({"TESTING": True, "DATA_DIR": str(built)})
+
+
+# --- 6. memory per unique search word ------------------------------------------------
+
+def test_unique_search_words_do_not_grow_the_caches_without_bound(built):
+    """Every word of the corpus is known when the index opens; a word typed by a
+    robot is analysed through a bounded cache and leaves nothing behind."""
+    from laws.build import current_store
+    from search import analysis
+    from search.query import Searcher
+
+    s = Searcher.open(current_store(built).resolve().parent / "index")
+    postings = len(s._post_cache)
+    for i in range(3_000):
+        s.search(f"zq{i}x revoke{i}")
+    assert len(s._post_cache) == postings
+    for i in range(analysis.TERM_CACHE_SIZE + 5_000):
+        analysis.term(f"qz{i}word")
+    assert analysis.term_cache_size() <= analysis.TERM_CACHE_SIZE
+    assert analysis.term("revokes") == analysis.terms("revokes")[0]
+
+
+# --- 10. bodies that stop short ---------------------------------------------------------
+
+def test_a_body_shorter_than_its_content_length_is_a_400(client):
+    import io
+
+    r = client.post("/api/checkers/board", environ_overrides={
+        "wsgi.input": io.BytesIO(b'{"board": '), "CONTENT_LENGTH": "100", "CONTENT_TYPE": "application/json"})
+    assert _json_error(r, 400) == "The request body could not be read: it ended before its Content-Length."
+
+
+def test_a_chunked_body_over_the_limit_is_a_413(client):
+    import io
+
+    body = b"[" + b"1," * MAX_BODY_BYTES + b"1]"
+    r = client.post("/api/checkers/matchpoints", environ_overrides={
+        "wsgi.input": io.BytesIO(body), "wsgi.input_terminated": True, "CONTENT_LENGTH": "",
+        "CONTENT_TYPE": "application/json"})
+    assert r.status_code == 413
+
+
+def test_analysing_new_words_from_many_threads_stays_bounded_and_never_fails():
+    """gunicorn's threads analyse queries at once.  Whoosh's own stem cache is
+    not thread-safe: past its size it raised 'dictionary changed size during
+    iteration' and grew without bound (a worker then answered 500 to every
+    search).  The stems are kept in a bounded, thread-safe cache instead."""
+    import threading
+
+    from search import analysis
+
+    errors: list[str] = []
+
+    def work(t: int) -> None:
+        try:
+            for i in range(analysis.TERM_CACHE_SIZE // 3):
+                analysis.terms(f"w{t}x{i}zed")
+        except Exception as exc:  # noqa: BLE001 (any failure is the finding)
+            errors.append(repr(exc))
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert analysis.stem_cache_size() <= analysis.TERM_CACHE_SIZE
+    assert analysis.terms("revoked penalties") == ["revok", "penalti"]
+
+
+@pytest.mark.parametrize("raw", ["\r", "\n", "a=1\r\nSet-Cookie: x=1", "q=\x00", "q=\x7f\xff"])
+def test_control_characters_in_the_query_never_reach_a_header(client, raw):
+    """Found by tests/test_fuzz.py: werkzeug redirects '//x' to '/x' with the
+    query string as it came, and a raw CR in it made the Location header
+    invalid (a 500).  Raw bytes outside printable ASCII are percent-encoded
+    before routing."""
+    r = client.get("/api/checkers//evil.example", environ_overrides={"QUERY_STRING": raw})
+    assert r.status_code < 500
+    location = r.headers.get("Location", "")
+    assert "\r" not in location and "\n" not in location
+    assert "Set-Cookie" not in r.headers
