@@ -5,7 +5,7 @@
 var VERSION = {{ version|tojson }};
 var CACHE = "lawbook-" + VERSION;
 var ASSETS = {{ assets|tojson }};
-var CORE = ["/", "/offline", "/offline/search", "/offline/index.json"];
+var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/rulings/auction.json"];
 
 importScripts(ASSETS.filter(function (a) { return /\/cite\.[0-9a-f]+\.js$/.test(a); })[0]);
 
