@@ -5,7 +5,7 @@
 var VERSION = {{ version|tojson }};
 var CACHE = "lawbook-" + VERSION;
 var ASSETS = {{ assets|tojson }};
-var CORE = ["/", "/offline", "/offline/search", "/offline/index.json"];
+var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/rulings/auction.json"];
 
 importScripts(ASSETS.filter(function (a) { return /\/cite\.[0-9a-f]+\.js$/.test(a); })[0]);
 
@@ -109,6 +109,16 @@ self.addEventListener("fetch", function (event) {
         if (resp.ok) { var copy = resp.clone(); caches.open(CACHE).then(function (c) { c.put(request, copy); }); }
         return resp;
       });
+    }));
+    return;
+  }
+  if (request.mode === "navigate" && path === "/rulings/auction" && url.search) {
+    /* A ruling's own address: the page's script walks the same rules offline,
+       so the kept page without its query answers when there is no network. */
+    event.respondWith(fetch(request).catch(function () {
+      return fromCache(url.pathname + url.search).then(function (hit) {
+        return hit || fromCache("/rulings/auction");
+      }).then(function (hit) { return hit || offlinePage(false); });
     }));
     return;
   }
