@@ -99,17 +99,29 @@ def _documents(db):
     topic_laws: dict[str, list[int]] = {}
     for r in db["topic_laws"].rows_where(order_by="topic, law"):
         topic_laws.setdefault(r["topic"], []).append(r["law"])
-    for t in db["topics"].rows_where(order_by="edition, ord"):
+    topics = list(db["topics"].rows_where(order_by="edition, ord"))
+    parents = {t["id"]: t["parent"] for t in topics}
+    for t in topics:
+        if not (t["text"] or "").strip():
+            continue  # a group heading: its sub-topics hold the text (and are searched)
+        # a sub-topic is about the laws its group is tagged with
+        laws, up = topic_laws.get(t["id"]), parents.get(t["id"])
+        while not laws and up:
+            laws, up = topic_laws.get(up), parents.get(up)
         yield dict(
             key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
-            provision=t["id"], url=topic_url(t["id"]), laws=topic_laws.get(t["id"], []), ord=t["ord"],
+            provision=t["id"], url=topic_url(t["id"]), laws=laws or [], ord=t["ord"],
             title=t["title"] or "", heading="", text=t["text"] or "",
         )
 
 
 def _editions(db) -> list[dict]:
+    def present(ed: str) -> list[int]:
+        return [r[0] for r in db.execute("select number from laws where edition = ? order by number", [ed])]
+
     return [{"id": r["id"], "title": r["title"], "year": r["year"], "kind": r["kind"],
-             "family": r["family"] or r["id"], "in_force": bool(r.get("in_force"))}
+             "family": r["family"] or r["id"], "in_force": bool(r.get("in_force")),
+             "laws": present(r["id"]), "declared": json.loads(r.get("laws") or "[]")}
             for r in db["editions"].rows_where(order_by="ord")]
 
 

@@ -47,8 +47,9 @@ import re
 import threading
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 from rapidfuzz import process
@@ -77,6 +78,45 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-
 _CITED = float("inf")
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """How results are ordered.  `Ranking()` is the ranking served; the
+    figures of bench/search.py compare it with `Ranking.words_only()`, the
+    ranking before the evidence below was used (issue 13).
+
+    * guide_evidence: a guide topic that matches the question is evidence for
+      the laws it is tagged with (a sub-topic, for its group's laws): their
+      provisions are raised by up to this share, in proportion to how well
+      the topic matched.  The topics themselves weigh `guide_weight`, below the
+      provisions they point to: the director rules by the Laws.
+    * definition_weight: a definition is an answer, but after the provisions.
+    * fillers: question words that say nothing of the Laws ("what", "then",
+      "when") are dropped from questions of several words.
+    * intents: "what changed in Law 40" answers with the comparison first;
+      a citation of a law no code has ("law 99") says so instead of
+      searching the number."""
+    guide_evidence: float = 1.0
+    guide_weight: float = 0.45
+    definition_weight: float = 0.8
+    fillers: frozenset = field(default_factory=lambda: FILLERS)
+    intents: bool = True
+
+    @classmethod
+    def words_only(cls) -> "Ranking":
+        return cls(guide_evidence=0.0, guide_weight=KIND_WEIGHT["guide"], definition_weight=1.0,
+                   fillers=frozenset(), intents=False)
+
+
+# words of a question that say nothing about the Laws (query side only)
+FILLERS = frozenset("""
+what whats when how why where who whom does do did can could should would may might must
+then after about my our we us i me happens happened rule ruling
+""".split())
+_CHANGED = re.compile(r"^\s*(?:what\s+(?:has\s+|was\s+|is\s+)?)?(?:changed?|changes|differences?|new|compare|comparison)"
+                      r"\s+(?:(?:in|to|of|for)\s+)?(?:the\s+)?laws?\s*(\d{1,2})\s*\??\s*$"
+                      r"|^\s*laws?\s*(\d{1,2})\s+(?:changes|changed|differences|compared?|comparison)\s*\??\s*$", re.I)
+
+
 class IndexMissing(Exception):
     """There is no search index where one was expected."""
 
@@ -99,7 +139,8 @@ class Searcher:
     _cache_lock = threading.Lock()
     CACHE_SIZE = 3
 
-    def __init__(self, index_dir: Path):
+    def __init__(self, index_dir: Path, ranking: Ranking | None = None):
+        self.ranking = ranking or Ranking()
         self.path = Path(index_dir)
         if not whoosh_index.exists_in(str(self.path), indexname=INDEX_NAME):
             raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
@@ -119,6 +160,8 @@ class Searcher:
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
         self.in_force = next((e["id"] for e in self.code_editions if e.get("in_force")), None)
         self.main_family = self.code_editions[0]["family"] if self.code_editions else None
+        # the family whose laws the guide's topics are tagged with
+        self.guide_family = next((e["family"] for e in self.editions if e["kind"] == "guide"), self.main_family)
         # what ranking and grouping need of every document, by document number
         self.docs: list[dict] = []
         self.by_key: dict[str, int] = {}
@@ -127,7 +170,8 @@ class Searcher:
             f = reader.stored_fields(d)
             fam = self.edition_by_id.get(f["edition"], {}).get("family")
             self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
-                              "ord": f.get("ord") or 0, "family": fam})
+                              "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
+                              "laws": tuple(f.get("laws") or ())})
             self.by_key[f["key"]] = d
         self._preload()
 
@@ -164,8 +208,11 @@ class Searcher:
             message = f"Your query was long: only its first {len(text)} characters were searched."
         corrections: dict[str, str] = {}
         query_terms: list[str] = []
-        for m in WORD.finditer(text):
-            word = m[0].lower()
+        typed = [m[0].lower() for m in WORD.finditer(text)]
+        fillers = self.ranking.fillers
+        if fillers and sum(w not in fillers for w in typed) >= 1 and len(typed) > 1:
+            typed = [w for w in typed if w not in fillers]
+        for word in typed:
             t = term(word)
             if t is None:
                 continue
@@ -303,6 +350,62 @@ class Searcher:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
 
+    def _guide_evidence(self, scores: dict[int, float]) -> dict[int, float]:
+        """Law number -> how much the matching guide topics point to it (0 to
+        `guide_evidence`): the best matching topic tagged with the law, as a
+        share of the best topic score of the query."""
+        share = self.ranking.guide_evidence
+        if not share:
+            return {}
+        topics = [(sc, d) for d, sc in scores.items() if self.docs[d]["kind"] == "guide" and self.docs[d]["laws"]]
+        if not topics:
+            return {}
+        top = max(sc for sc, _ in topics)
+        out: dict[int, float] = {}
+        for sc, d in topics:
+            for law in self.docs[d]["laws"]:
+                out[law] = max(out.get(law, 0.0), share * sc / top)
+        return out
+
+    # --- questions that are not searches --------------------------------------------
+
+    def _intent(self, text: str, edition: str | None, out: dict) -> dict | None:
+        """'what changed in Law 40' -> the comparison first; 'law 99' -> there
+        is no such law.  None when the question is neither."""
+        m = _CHANGED.match(text)
+        if m:
+            law = int(m[1] or m[2])
+            pair = self._comparison_pair(law)
+            if pair:
+                older, newer = pair
+                out["results"] = [{
+                    "edition": newer["id"], "law": law, "provision": str(law), "kind": "compare",
+                    "title": f"What changed in Law {law}", "heading": f"{older['title']} → {newer['title']}",
+                    "match": "intent", "snippet": "", "more": [], "more_count": 0,
+                    "url": f"/compare/{law}?from={quote(older['id'])}&to={quote(newer['id'])}"}]
+                out["total"], out["pages"] = 1, 1
+                return out
+        parsed = citations.parse(text)
+        if parsed:
+            law = parsed[0]
+            codes = [e for e in self.code_editions if not edition or e["id"] == edition]
+            if codes and not any(law in e.get("laws", ()) or law in e.get("declared", ()) for e in codes):
+                declared = sorted({n for e in codes for n in (e.get("declared") or e.get("laws") or ())})
+                out["message"] = (f"There is no Law {law}; the Laws run {citations.law_ranges(declared)[5:]}."
+                                  if declared else f"There is no Law {law}.")
+                return out
+        return None
+
+    def _comparison_pair(self, law: int) -> tuple[dict, dict] | None:
+        """The older code of the main family that has `law`, and the code in
+        force (else the newest) that has it."""
+        fam = [e for e in self.code_editions if e["family"] == self.main_family and law in e.get("laws", ())]
+        if len(fam) < 2:
+            return None
+        newer = fam[0]
+        older = max((e for e in fam[1:] if e["year"] < newer["year"]), key=lambda e: e["year"], default=None)
+        return (older, newer) if older else None
+
     # --- citations ----------------------------------------------------------------
 
     def cited(self, q: str, edition: str | None) -> int | None:
@@ -331,6 +434,10 @@ class Searcher:
         out = {"query": prepared.text, "results": [], "suggestion": prepared.suggestion,
                "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
 
+        if self.ranking.intents and kind in (None, "law"):
+            answered = self._intent(prepared.text, edition, out)
+            if answered:
+                return answered
         cited = self.cited(prepared.text, edition) if kind in (None, "law") else None
         if not prepared.slots and cited is None:
             out["message"] = out["message"] or ("Type a citation such as 27B1, or some words "
@@ -342,11 +449,16 @@ class Searcher:
             groups[self.docs[cited]["group"]] = [(_CITED, cited)]
         if prepared.slots:
             scored = []
-            for d, score in self.score(prepared.slots).items():
+            scores = self.score(prepared.slots)
+            evidence = self._guide_evidence(scores)
+            rk = self.ranking
+            for d, score in scores.items():
                 doc = self.docs[d]
                 if (edition and doc["edition"] != edition) or (kind and doc["kind"] != kind) or d == cited:
                     continue
-                weight = KIND_WEIGHT.get(doc["kind"], 1.0)
+                weight = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
+                if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                    weight *= 1 + evidence.get(doc["law"], 0.0)
                 if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
                     weight *= OTHER_FAMILY_WEIGHT
                 if edition is None and doc["edition"] == self.in_force:
