@@ -182,6 +182,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         for parsed in results:
             store.write_parsed(db, parsed)
         refs = references.build(db)
+        references.resolve_index(db)
         db.conn.commit()
         for _name, step in _after_store_steps(corpus_dir):
             step(db, tmp)

@@ -124,6 +124,28 @@ class Correction:
 
 
 @dataclass
+class IndexCite:
+    """One citation of an index entry: what the index prints and what it names."""
+
+    raw: str  # as printed: '12C1(d)', 'Definitions', '93 footnote', 'Introduction'
+    id: str  # provision id ('12C1(d)', '93'), 'def:<term>', 'definitions' or 'introduction'
+
+
+@dataclass
+class IndexEntry:
+    """A heading of an edition's official index, or one of its sub-entries."""
+
+    term: str  # 'Insufficient Bid', 'Comparable call' (ligatures restored)
+    cites: list[IndexCite] = field(default_factory=list)
+    see: list[str] = field(default_factory=list)  # 'See X': the heading to look under instead
+    see_also: list[str] = field(default_factory=list)  # 'See also X'
+    subterms: list["IndexEntry"] = field(default_factory=list)
+    note: str = ""  # 'Note: An "Average score" is not identical to a "Zero score".'
+    raw: str | None = None  # the source's reading of the whole heading, when repaired
+    line: int | None = None  # first line in the source file
+
+
+@dataclass
 class ParsedSource:
     file: str
     edition: str
@@ -132,6 +154,7 @@ class ParsedSource:
     sections: list[Section] = field(default_factory=list)
     topics: list[Topic] = field(default_factory=list)
     fragments: list[Fragment] = field(default_factory=list)
+    index: list[IndexEntry] = field(default_factory=list)  # the official index, headings A-Z
     corrections: list[Correction] = field(default_factory=list)
     # Things the parser could not settle (an OCR symbol it cannot read for
     # certain, say): kept and shown, never guessed away.

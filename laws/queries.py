@@ -170,3 +170,26 @@ def sources(db: sqlite3.Connection) -> list[dict]:
 
 def provision_exists(db: sqlite3.Connection, edition_id: str, pid: str) -> bool:
     return db.execute("select 1 from provisions where edition = ? and id = ?", [edition_id, pid]).fetchone() is not None
+
+
+def index(db: sqlite3.Connection, edition_id: str) -> list[dict]:
+    """The edition's official index: headings in printed order, each
+    `{"id", "term", "cites": [{"raw", "id", "to", "resolved", "reason"}], "see",
+    "see_also", "note", "raw", "subterms": [same shape]}`."""
+    ed = edition(db, edition_id)
+    rows = db.execute("select * from index_entries where edition = ? order by ord", [edition_id]).fetchall()
+    if not rows:
+        raise NotFound(f"The {ed['title']} in the corpus has no official index.")
+    by_id: dict[int, dict] = {}
+    out: list[dict] = []
+    for r in rows:
+        entry = {"id": r["id"], "term": r["term"], "cites": json.loads(r["cites"]), "see": json.loads(r["see"]),
+                 "see_also": json.loads(r["see_also"]), "note": r["note"] or "", "raw": r["raw"],
+                 "line": r["line"], "subterms": []}
+        by_id[r["id"]] = entry
+        (by_id[r["parent"]]["subterms"] if r["parent"] else out).append(entry)
+    return out
+
+
+def has_index(db: sqlite3.Connection, edition_id: str) -> bool:
+    return db.execute("select 1 from index_entries where edition = ? limit 1", [edition_id]).fetchone() is not None

@@ -8,6 +8,8 @@ reason, in words a reader understands.
 """
 from __future__ import annotations
 
+import json
+
 import sqlite_utils
 
 from laws import citations
@@ -75,3 +77,52 @@ def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
         resolved = sum(r["resolved"] for r in rows)
         summary[ed] = (resolved, len(rows) - resolved)
     return summary
+
+
+def resolve_index(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
+    """Resolve the citations of every edition's official index (`index_entries`)
+    in the same way: each gets `to` (what its link opens), `resolved` (the
+    provision, definition or section itself is in the store) and the reason
+    when it is not.  Returns edition -> (resolved, unresolved)."""
+    summary: dict[str, tuple[int, int]] = {}
+    for (ed,) in db.execute("select distinct edition from index_entries").fetchall():
+        ids = {r["id"] for r in db.query("select id from provisions where edition = ?", [ed])}
+        laws = {r["number"] for r in db.query("select number from laws where edition = ?", [ed])}
+        defs = {r["id"] for r in db.query("select id from definitions where edition = ?", [ed])}
+        sections = {r["title"].lower(): r["slug"] for r in db.query(
+            "select slug, title from sections where edition = ?", [ed])}
+        counts = [0, 0]
+        for row in list(db.query("select id, cites from index_entries where edition = ?", [ed])):
+            cites = json.loads(row["cites"])
+            for c in cites:
+                c["to"], c["reason"] = _index_target(c["id"], ids, laws, defs, sections)
+                c["resolved"] = not c["reason"]
+                counts[0 if c["resolved"] else 1] += 1
+            db.execute("update index_entries set cites = ? where edition = ? and id = ?",
+                       [json.dumps(cites), ed, row["id"]])
+        summary[ed] = (counts[0], counts[1])
+    return summary
+
+
+def _index_target(cid: str, ids: set[str], laws: set[int], defs: set[str],
+                  sections: dict[str, str]) -> tuple[str | None, str]:
+    """(what the link opens, reason it is not the cited thing itself or '')."""
+    if cid.startswith("def:") or cid == "definitions":
+        if cid in defs:
+            return cid, ""
+        if defs:
+            return "definitions", "" if cid == "definitions" else f"this edition defines no '{cid[4:]}'"
+        return None, "this edition's definitions are not in the corpus"
+    if cid == "introduction":
+        slug = sections.get("introduction")
+        return (slug, "") if slug else (None, "this edition's introduction is not in the corpus")
+    parsed = citations.parse(cid)
+    if parsed is None:
+        return None, f"'{cid}' is not a citation of a law"
+    law = parsed[0]
+    if law not in laws:
+        return None, f"Law {law} of this edition is not in the corpus"
+    for i, pid in enumerate(citations.candidates(cid)):
+        if pid in ids:
+            return pid, "" if i == 0 else f"{cid} is not in this edition; linked to {pid}"
+    return None, f"{cid} is not in this edition"

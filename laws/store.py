@@ -16,7 +16,7 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 2: variants; 3: index_entries
 DB_NAME = "laws.db"
 
 
@@ -83,6 +83,14 @@ def create(path: Path) -> sqlite_utils.Database:
         "id": int, "edition": str, "law": int, "provision": str, "source": str, "kind": str,
         "main": str, "witness": str, "reason": str,
     }, pk="id", foreign_keys=[("edition", "editions", "id"), ("source", "sources", "file")])
+    # The official index (an edition's *Index to Duplicate Laws*): headings
+    # (parent null) and their sub-entries.  cites: JSON [{"raw", "id", "to",
+    # "resolved", "reason"}] (`to` is what a link opens: the provision itself,
+    # or its nearest ancestor in the store); see, see_also: JSON [terms].
+    db["index_entries"].create({
+        "edition": str, "id": int, "parent": int, "term": str, "ord": int, "cites": str, "see": str,
+        "see_also": str, "note": str, "raw": str, "line": int,
+    }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id")])
     db["checker_cites"].create({"checker": str, "edition": str, "provision": str, "title": str},
                                pk=("checker", "edition", "provision"))
     return db
@@ -150,6 +158,8 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     attested = sorted({f.law for f in parsed.fragments if f.kind == "law" and f.law})
     db["attestations"].insert_all(({"edition": ed, "law": n, "source": src, "how": "fragment"}
                                    for n in attested), ignore=True)
+    first = db.execute("select coalesce(max(id), 0) from index_entries where edition = ?", [ed]).fetchone()[0]
+    db["index_entries"].insert_all(_index_rows(ed, parsed.index, first))
     db["corrections"].insert_all([{
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
@@ -177,6 +187,25 @@ def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: lis
     db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
                                "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
                               for v in variants)
+def _index_rows(edition: str, entries, first: int = 0) -> list[dict]:
+    """Headings and sub-entries in printed order, each sub-entry after its heading."""
+    rows: list[dict] = []
+
+    def add(e, parent: int | None) -> None:
+        rows.append({
+            "edition": edition, "id": first + len(rows) + 1, "parent": parent, "term": e.term,
+            "ord": first + len(rows),
+            "cites": json.dumps([{"raw": c.raw, "id": c.id} for c in e.cites]),
+            "see": json.dumps(e.see), "see_also": json.dumps(e.see_also), "note": e.note,
+            "raw": e.raw, "line": e.line,
+        })
+        me = first + len(rows)
+        for sub in e.subterms:
+            add(sub, me)
+
+    for e in entries:
+        add(e, None)
+    return rows
 
 
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:
@@ -186,6 +215,7 @@ def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:
     db["refs"].create_index(["to_edition", "to_law"])
     db["refs"].create_index(["edition", "from_law"])
     db["topic_laws"].create_index(["law"])
+    db["index_entries"].create_index(["edition", "parent", "ord"])
     db.conn.commit()
     db.vacuum()
 

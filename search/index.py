@@ -13,6 +13,12 @@ One document per searchable thing:
 * every definition (title = the term);
 * every topic of the guide (title = the topic's title).
 
+A provision or definition that an edition's official index cites also gets
+the words of the citing entries (`index`: "Bid Insufficient bid, comparable
+call" on 23A), a field of its own that ranks high: the compilers of the index
+put those words on that provision, which is the best evidence there is that
+it answers them.
+
 Besides the Whoosh index the directory holds `meta.json`: the editions (for
 choosing the newest edition of a cited provision and for the filter form) and
 the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
@@ -53,6 +59,7 @@ def schema() -> Schema:
         title=TEXT(analyzer=text, stored=True),
         heading=TEXT(analyzer=text, stored=True),
         text=TEXT(analyzer=text, stored=True),
+        index=TEXT(analyzer=text),  # words of the official index's entries that cite it
     )
 
 
@@ -69,7 +76,24 @@ def topic_url(topic_id: str) -> str:
     return f"/guide/{quote(topic_id, safe=':')}"
 
 
+def _index_words(db) -> dict[tuple[str, str], list[str]]:
+    """(edition, provision or definition id) -> the words of every index entry
+    citing it: the heading, and for a sub-entry the heading and the sub-entry."""
+    if "index_entries" not in db.table_names():
+        return {}
+    terms = {(r["edition"], r["id"]): r["term"] for r in db["index_entries"].rows}
+    out: dict[tuple[str, str], list[str]] = {}
+    for r in db["index_entries"].rows_where(order_by="edition, ord"):
+        words = r["term"] if r["parent"] is None else f"{terms[(r['edition'], r['parent'])]} {r['term']}"
+        for c in json.loads(r["cites"] or "[]"):
+            to = c.get("to")
+            if to and to not in ("definitions",) and (to[:1].isdigit() or to.startswith("def:")):
+                out.setdefault((r["edition"], to), []).append(words)
+    return out
+
+
 def _documents(db):
+    index_words = _index_words(db)
     editions = {r["id"]: r for r in db["editions"].rows}
     law_titles = {(r["edition"], r["number"]): r["title"] or "" for r in db["laws"].rows}
     extra: dict[tuple[str, str], list[str]] = {}
@@ -89,12 +113,14 @@ def _documents(db):
             group=f"{ed['family'] or ed['id']}:{p['law']}", law=p["law"], provision=p["id"],
             url=law_url(p["edition"], p["law"], p["id"]), ord=p["ord"],
             title=law_titles.get((p["edition"], p["law"]), ""), heading=p["heading"] or "", text=text,
+            index="\n".join(index_words.get((p["edition"], p["id"]), [])),
         )
     for d in db["definitions"].rows_where(order_by="edition, ord"):
         yield dict(
             key=f"definition|{d['edition']}|{d['id']}", kind="definition", edition=d["edition"],
             group=f"definition:{d['term'].lower()}", provision=d["id"], url=definition_url(d["edition"], d["id"]),
             ord=d["ord"], title=d["term"], heading="", text=d["text"] or "",
+            index="\n".join(index_words.get((d["edition"], d["id"]), [])),
         )
     topic_laws: dict[str, list[int]] = {}
     for r in db["topic_laws"].rows_where(order_by="topic, law"):
@@ -111,7 +137,7 @@ def _documents(db):
         yield dict(
             key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
             provision=t["id"], url=topic_url(t["id"]), laws=laws or [], ord=t["ord"],
-            title=t["title"] or "", heading="", text=t["text"] or "",
+            title=t["title"] or "", heading="", text=t["text"] or "", index="",
         )
 
 
@@ -142,7 +168,7 @@ def build(db, out_dir: Path) -> Path:
         count = 0
         for doc in _documents(db):
             writer.add_document(**doc)
-            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"])))
+            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"], doc["index"])))
                               if w.isalpha() and len(w) > 1)
             count += 1
         writer.commit(optimize=True)

@@ -20,7 +20,8 @@ How a query is answered:
    `suggestion`.  The directors' vocabulary (search/synonyms.txt) adds its
    expansions.
 3. Ranking: Whoosh's BM25F score of each term in each field, weighted
-   heading x3, law title x2, text x1.  Each word of the query (a "slot", with
+   heading x3, the official index's entries citing the provision x2.5 (see
+   search/index.py), law title x2, text x1.  Each word of the query (a "slot", with
    its expansions) scores its best field and alternative, plus a little of the
    others; a document scores the sum over the slots, scaled by the share of
    the slots it matches, doubled when it matches them all, and raised again
@@ -61,7 +62,7 @@ from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
 from search.index import INDEX_NAME, KINDS, META
 from search.synonyms import Slot, synonyms
 
-FIELDS = (("heading", 3.0), ("title", 2.0), ("text", 1.0))
+FIELDS = (("heading", 3.0), ("index", 2.5), ("title", 2.0), ("text", 1.0))
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together

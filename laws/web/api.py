@@ -57,3 +57,21 @@ def topic(topic_id: str):
     t = queries.topic(get_db(), topic_id)
     return jsonify({"id": t["id"], "title": t["title"], "laws": t["laws"], "html": guide_html(t["markdown"]),
                     "text": t["text"], "parent": t["parent"]})
+
+
+def _public_index_entry(e: dict) -> dict:
+    """CONTRACT.md's shape: `see` holds every cross-reference ("See" and "See
+    also"); `see_also` says which of them are "See also"; `citations` adds
+    what each cite prints and whether the store has it."""
+    out = {"term": e["term"], "cites": [c["id"] for c in e["cites"]], "see": e["see"] + e["see_also"],
+           "see_also": e["see_also"],
+           "citations": [{k: c.get(k) for k in ("raw", "id", "to", "resolved")} for c in e["cites"]]}
+    if e["note"]:
+        out["note"] = e["note"]
+    out["subterms"] = [_public_index_entry(s) for s in e["subterms"]]
+    return out
+
+
+@bp.get("/index/<edition>")
+def index(edition: str):
+    return jsonify([_public_index_entry(e) for e in queries.index(get_db(), edition)])

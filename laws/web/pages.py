@@ -49,6 +49,10 @@ def _has_definitions(edition_id: str) -> bool:
         "select 1 from definitions where edition = ? limit 1", [edition_id]).fetchone() is not None)
 
 
+def _has_index(edition_id: str) -> bool:
+    return cached(f"has_index:{edition_id}", lambda: queries.has_index(get_db(), edition_id))
+
+
 def _terms(edition_id: str) -> render.Terms | None:
     """The defined terms linked in this edition's text (see render's docstring
     for which editions borrow another's definitions)."""
@@ -122,6 +126,7 @@ def home():
     eds = _editions()
     for e in eds:
         e["has_definitions"] = _has_definitions(e["id"])
+        e["has_index"] = _has_index(e["id"])
     declared = {e["id"]: set(e["declared_laws"]) for e in eds}
     checkers: dict[str, dict] = {}
     for r in get_db().execute("select checker, title, provision from checker_cites order by checker"):
@@ -156,7 +161,7 @@ def contents(edition: str):
     laws = [dict(law, title=render.nice_title(law["title"])) for law in queries.law_titles(get_db(), edition)]
     groups = chapters.group(edition, laws, _has_definitions(edition))
     return render_template("contents.html", edition=ed, groups=groups, coverage=coverage(ed),
-                           front=queries.sections(get_db(), edition))
+                           front=queries.sections(get_db(), edition), has_index=_has_index(edition))
 
 
 @bp.get("/<edition>")
@@ -363,6 +368,82 @@ def definitions(edition: str):
               "raw_text": d["raw_text"] if d["raw_text"] and d["raw_text"] != d["text"] else None}
              for d in defs]
     return render_template("definitions.html", edition=ed, definitions=items)
+
+
+@bp.get("/<edition>/index")
+def official_index(edition: str):
+    ed = _edition(edition)
+    entries = queries.index(get_db(), edition)
+    q = " ".join((request.args.get("q") or "").split())[:100]
+    page = IndexPage(ed, entries).build(q)
+    return render_template("index.html", edition=ed, page=page, q=q)
+
+
+class IndexPage:
+    """The official index as index.html shows it: every heading anchored
+    (`#i-<slug>`), every citation and cross-reference a link, filtered by the
+    words of `q` on the server (the same filter runs live in
+    static/official-index.js)."""
+
+    def __init__(self, edition: dict, entries: list[dict]):
+        self.edition, self.entries = edition, entries
+        self.anchors: dict[str, str] = {}
+        for e in entries:
+            base = "i-" + (re.sub(r"[^a-z0-9]+", "-", e["term"].lower()).strip("-") or "entry")
+            anchor, n = base, 2
+            while anchor in self.anchors.values():
+                anchor, n = f"{base}-{n}", n + 1
+            self.anchors.setdefault(e["term"].lower(), anchor)
+            e["anchor"] = anchor
+
+    def see_href(self, term: str) -> str | None:
+        """The heading a cross-reference names: the same words, else the first
+        heading that begins with them ('See also Score' -> 'Score, Adjusted')."""
+        low = term.lower()
+        anchor = self.anchors.get(low) or next(
+            (a for t, a in self.anchors.items() if t.startswith(low + " ") or t.startswith(low + ",")), None)
+        return f"{url_for('pages.official_index', edition=self.edition['id'])}#{anchor}" if anchor else None
+
+    def cite_href(self, c: dict) -> str | None:
+        ed, to = self.edition["id"], c.get("to")
+        if not to:
+            return None
+        if to.startswith("def:"):
+            return render.definition_url(ed, to)
+        if to == "definitions":
+            return url_for("pages.definitions", edition=ed)
+        m = re.match(r"\d+", to)
+        if m:
+            return render.law_url(ed, int(m[0]), to)
+        return f"{url_for('pages.contents', edition=ed)}#{to}"  # a section of the front matter
+
+    def _item(self, e: dict, heading: str = "") -> dict:
+        cites = [{"label": c["raw"], "href": self.cite_href(c), "resolved": c.get("resolved"),
+                  "title": c.get("reason") or ""} for c in e["cites"]]
+        see = [{"term": t, "href": self.see_href(t), "also": t in e["see_also"]} for t in e["see"] + e["see_also"]]
+        # what the filter reads: the words of the entry (with its heading's) and its citations
+        words = " ".join([heading, e["term"]] + [c["raw"] for c in e["cites"]]).strip()
+        return {"term": e["term"], "cites": cites, "see": see, "note": e["note"], "filter": words.lower()}
+
+    def build(self, q: str = "") -> dict:
+        words = q.lower().split()
+        headings, letters = [], []
+        shown_entries = 0
+        for e in self.entries:
+            item = self._item(e)
+            subs = [self._item(s, e["term"]) for s in e["subterms"]]
+            if words and not all(w in item["filter"] for w in words):
+                subs = [s for s in subs if all(w in s["filter"] for w in words)]
+                if not subs:
+                    continue
+            letter = e["term"][:1].upper()
+            if letter not in letters:
+                letters.append(letter)
+            shown_entries += 1 + len(subs)
+            headings.append({**item, "anchor": e["anchor"], "letter": letter, "subterms": subs})
+        total = sum(1 + len(e["subterms"]) for e in self.entries)
+        return {"headings": headings, "letters": letters, "shown": shown_entries, "total": total,
+                "total_headings": len(self.entries)}
 
 
 @bp.get("/guide")
