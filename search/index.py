@@ -19,7 +19,9 @@ call" on 23A), a field of its own that ranks high: the compilers of the index
 put those words on that provision, which is the best evidence there is that
 it answers them.
 
-Besides the Whoosh index the directory holds `meta.json`: the editions (for
+Besides the Whoosh index the directory holds `offline.json`, the same
+documents for the browser's search with no connection (search/offline.py),
+and `meta.json`: the editions (for
 choosing the newest edition of a cited provision and for the filter form) and
 the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
 and each word's term (so that highlighting need not analyse them again).
@@ -37,6 +39,7 @@ from urllib.parse import quote
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
+from search import offline
 from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
@@ -166,8 +169,10 @@ def build(db, out_dir: Path) -> Path:
         writer = ix.writer(procs=1, limitmb=128)
         vocabulary: Counter[str] = Counter()
         count = 0
+        docs = []
         for doc in _documents(db):
             writer.add_document(**doc)
+            docs.append(doc)
             vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"], doc["index"])))
                               if w.isalpha() and len(w) > 1)
             count += 1
@@ -176,6 +181,7 @@ def build(db, out_dir: Path) -> Path:
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        offline.write(tmp / offline.PAYLOAD, docs, meta["editions"])
         if out_dir.exists():  # outside a build only: move the old index aside first
             old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
             out_dir.rename(old)
