@@ -368,6 +368,33 @@ class Searcher:
                 out[law] = max(out.get(law, 0.0), share * sc / top)
         return out
 
+    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int]]]) -> list:
+        """A guide topic explains laws: when one of the laws it is tagged with
+        is found too, the topic comes right after that law's best provision
+        rather than before it."""
+        out: list = []
+        waiting: list[tuple[set, list]] = []  # (laws, group) of topics held back
+        law_at = {}
+        for i, members in enumerate(ordered):
+            doc = self.docs[members[0][1]]
+            if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                law_at.setdefault(doc["law"], i)
+        for i, members in enumerate(ordered):
+            doc = self.docs[members[0][1]]
+            if doc["kind"] == "guide" and any(law_at.get(n, -1) > i for n in doc["laws"]):
+                waiting.append(({n for n in doc["laws"] if law_at.get(n, -1) > i}, members))
+                continue
+            out.append(members)
+            if doc["kind"] == "law":
+                keep = []
+                for laws, g in waiting:
+                    if doc["law"] in laws and doc["family"] == self.guide_family:
+                        out.append(g)
+                    else:
+                        keep.append((laws, g))
+                waiting = keep
+        return out + [g for _, g in waiting]
+
     # --- questions that are not searches --------------------------------------------
 
     def _intent(self, text: str, edition: str | None, out: dict) -> dict | None:
@@ -470,6 +497,8 @@ class Searcher:
                 groups.setdefault(self.docs[d]["group"], []).append((score, d))
 
         ordered = list(groups.values())
+        if self.ranking.guide_evidence:
+            ordered = self._topics_after_their_laws(ordered)
         terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
         out["total"] = len(ordered)
         out["pages"] = (len(ordered) + limit - 1) // limit

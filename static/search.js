@@ -234,10 +234,12 @@
       if (!groups.has(d.group)) groups.set(d.group, []);
       groups.get(d.group).push(d);
     });
+    var ordered = Array.from(groups.values());
+    if (this.rk.guide_evidence) ordered = this.topicsAfterTheirLaws(ordered);
     var terms = new Set();
     slots.forEach(function (s) { [s.typed].concat(s.alts).forEach(function (a) { a.forEach(function (t) { terms.add(t); }); }); });
     var results = [];
-    groups.forEach(function (members) {
+    ordered.forEach(function (members) {
       if (results.length >= limit) return;
       var d = members[0];
       results.push({ kind: d.kind, edition: d.edition, law: d.law, provision: d.provision, url: d.url,
@@ -249,6 +251,32 @@
     if (!results.length) message = slots.length || cited ? "Nothing found. Try other words, or a citation such as 27B1."
       : "Type a citation such as 27B1, or some words such as: lead out of turn.";
     return { results: results, total: groups.size, message: message };
+  };
+
+  /* A guide topic comes right after the best provision of a law it explains
+     (search/query.py `_topics_after_their_laws`). */
+  Engine.prototype.topicsAfterTheirLaws = function (ordered) {
+    var self = this, lawAt = new Map(), out = [], waiting = [];
+    var inGuideFamily = function (d) { return self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily; };
+    ordered.forEach(function (m, i) {
+      var d = m[0];
+      if (d.kind === "law" && inGuideFamily(d) && !lawAt.has(d.law)) lawAt.set(d.law, i);
+    });
+    ordered.forEach(function (m, i) {
+      var d = m[0];
+      if (d.kind === "guide") {
+        var later = d.laws.filter(function (n) { return (lawAt.has(n) ? lawAt.get(n) : -1) > i; });
+        if (later.length) { waiting.push([new Set(later), m]); return; }
+      }
+      out.push(m);
+      if (d.kind === "law") {
+        waiting = waiting.filter(function (w) {
+          if (w[0].has(d.law) && inGuideFamily(d)) { out.push(w[1]); return false; }
+          return true;
+        });
+      }
+    });
+    return out.concat(waiting.map(function (w) { return w[1]; }));
   };
 
   /* Plain text around the first matched word (the page escapes it). */
