@@ -65,7 +65,7 @@ def create(path: Path) -> sqlite_utils.Database:
         "provisions": str, "score": float, "date": str, "line": int, "text": str,
     }, pk="id", foreign_keys=[("source", "sources", "file"), ("edition", "editions", "id")])
     db["attestations"].create({
-        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment'
+        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment' | 'witness'
     }, pk=("edition", "law", "source"), foreign_keys=[("source", "sources", "file")])
     db["corrections"].create({
         "id": int, "source": str, "edition": str, "location": str, "raw": str, "corrected": str,
@@ -160,6 +160,11 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
                                    for n in attested), ignore=True)
     first = db.execute("select coalesce(max(id), 0) from index_entries where edition = ?", [ed]).fetchone()[0]
     db["index_entries"].insert_all(_index_rows(ed, parsed.index, first))
+    _write_corrections(db, parsed)
+
+
+def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+    src, ed = parsed.file, parsed.edition
     db["corrections"].insert_all([{
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
@@ -178,15 +183,20 @@ def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) ->
         [edition, *laws])}
 
 
-def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
-    """A witness's laws are not the edition's text: record that it attests
-    them, and its variant readings (laws.witness.Variant) against the main text."""
+def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list = ()) -> None:
+    """A second transcription of laws whose text another source gives: it
+    attests them (one `attestations` row per law, how = 'witness'), its
+    variant readings (laws.witness.Variant) against the main text are kept,
+    and its corrections, but its laws and provisions are not stored."""
     ed, src = parsed.edition, parsed.file
     db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
                                    for law in parsed.laws), ignore=True)
     db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
                                "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
                               for v in variants)
+    _write_corrections(db, parsed)
+
+
 def _index_rows(edition: str, entries, first: int = 0) -> list[dict]:
     """Headings and sub-entries in printed order, each sub-entry after its heading."""
     rows: list[dict] = []
