@@ -5,7 +5,7 @@ from __future__ import annotations
 from laws.checkers.cards import (RANKS, SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, SUITS, Card, card_list,
                                  parse_card, parse_cards, seat_after)
 from laws.checkers.registry import Result, checker
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 _TRUMP_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}
 _SUIT_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}

@@ -22,7 +22,7 @@ from typing import Any, Callable
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 # checker modules, by the part of the Laws they implement
 _MODULES = ("boards", "scoring", "auction", "play")

@@ -6,7 +6,7 @@ from bisect import bisect_left, bisect_right
 
 from laws.checkers.cards import STRAINS, SUIT_NAMES
 from laws.checkers.registry import Result, checker
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 # --- Law 77 ------------------------------------------------------------------
 
