@@ -186,11 +186,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
                   for s in manifest.sources}
         store.write_manifest(db, manifest, hashes)
-        for parsed in results:
-            if kinds[parsed.file] == "witness":
-                store.write_witness(db, parsed)
-            else:
-                store.write_parsed(db, parsed)
+        store.write_sources(db, manifest, results)
         refs = references.build(db)
         references.resolve_index(db)
         db.conn.commit()

@@ -16,16 +16,23 @@ compounds the Laws write with a hyphen (`East-West`, `higher-ranking`).
 
 Lost ligatures.  A token that is not a word on its own (a *fragment*: `ender`,
 `insu`, `sta`; a single letter other than `a` and `I`) is read again with a
-ligature put back, in every place one can have been lost: the gap between it
-and the word before or after (one space), its end, its start, inside it.  A
-reading counts when every word it makes is known.  The text is changed only
-when exactly one reading counts, or one is at least ten times as probable as
-any other (by the word list's frequencies, over the fragment and its
-neighbours: `sta and` is `staff and`, not `staffand`) -- and never when two
-ligatures make a word in the same place.  Otherwise the reading is reported as
-uncertain and the text left as it is.  Two words separated by a space stay two
-words (`A Rights`), since neither is a fragment.  Case is kept: `O ending` ->
-`Offending`; `OFFENDER` if both sides are capitals.
+ligature put back in every place one can have been lost: the gap (one space)
+between it and the token before or after, its end, its start, inside it.  A
+token that is a word is read again only joined to the next one.  A reading
+counts when the word it makes is known: to the word list, to the corpus, or as
+the closed spelling of a compound the corpus hyphenates.  The text as it is
+competes with the readings, by the probability of the words over the token and
+its neighbours (unigram frequencies of the word list, plus the corpus's
+counts), and a reading is applied only when it is at least ten times as
+probable as the text as it is and as every other reading.  So `o ending` is
+`offending`, not `o` + `ending`; `sta and` is `staff and`, not `staffand`;
+`ba ing` is `baffling` although `ba` and `ing` are in the list; but `A Rights`
+stays (`affrights` is rare) and so does `Wales` (`Waffles` is only seven times
+as frequent).  Two ligatures that make a word in the same place (`ri e`:
+`riffle`, `rifle`) are never chosen between.  A fragment with a reading that
+is not applied is reported as uncertain and left as it is.  Letters after
+digits (`1st`, `80B2`) and an all-capital token alone (`NS`) are left alone.
+Case is kept: `O ending` -> `Offending`; `OFFENDER` if both sides are capitals.
 
 Lost hyphens.  A closed token that splits into two words (`east` + `west`) is
 read as a hyphenated compound when:
@@ -61,8 +68,8 @@ LIGATURES = ("ff", "ffi", "ffl", "fi", "fl")
 
 # A word of two letters or more stands on its own when the clean corpus has it
 # or the English list has it at least once per million words: the list also
-# holds rare strings that are fragments here ('sta', 'insu' are not words;
-# 'ne', 'di' are in the list as names and abbreviations).
+# holds rare strings that are fragments here ('sta' is in it 414 times in 1.6
+# billion words; 'staff' 47,523).
 COMMON_PER_MILLION = 1.0
 # One reading is preferred over another only when it is this many times as probable.
 MARGIN = 10.0
@@ -70,6 +77,7 @@ MARGIN = 10.0
 ONE_LETTER_WORDS = frozenset({"a", "i"})
 
 _TOKEN = re.compile(r"[A-Za-z]+")
+_LIGATURE = re.compile(r"(?=f[fil])")
 _URL = re.compile(r"(?:https?://|www\.)\S+")
 _COMPOUND = re.compile(r"(?<![A-Za-z-])([A-Za-z]+)-([A-Za-z]+)(?![A-Za-z]|-[A-Za-z])")
 # A text whose own words show more lost ligatures than this (per word) is not
@@ -83,22 +91,41 @@ class Lexicon:
     in the English list; `corpus` and `hyphenated` count the lower-case words
     and the two-part hyphenated compounds ('east-west') of clean texts."""
 
-    english: Mapping[str, int]
+    english: Mapping[str, int] = field(repr=False)
     english_total: int
-    corpus: Mapping[str, int] = field(default_factory=dict)
-    hyphenated: Mapping[str, int] = field(default_factory=dict)
+    corpus: Mapping[str, int] = field(default_factory=dict, repr=False)
+    hyphenated: Mapping[str, int] = field(default_factory=dict, repr=False)
     # How the text being repaired spells its words and compounds, counted over
     # the whole of it after the ligature repair (see `for_document`); None:
     # count over the text given to `restore`.
-    document: Mapping[str, int] | None = None
+    document: Mapping[str, int] | None = field(default=None, repr=False)
+    # derived: closed spelling -> its hyphenated splits ('eastwest' -> [('east', 'west')])
+    _closed: Mapping[str, list[tuple[str, str]]] = field(init=False, repr=False, compare=False)
+    _document_closed: Mapping[str, list[tuple[str, str]]] = field(init=False, repr=False, compare=False)
+    _any: frozenset[str] = field(init=False, repr=False, compare=False)  # known() or hyphen_known()
+    _before: frozenset[str] = field(init=False, repr=False, compare=False)
+    _after: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        closed: dict[str, list[tuple[str, str]]] = {}
-        for compound in self.hyphenated:
-            a, b = compound.split("-")
-            closed.setdefault(a + b, []).append((a, b))
-        object.__setattr__(self, "_closed", closed)
-        object.__setattr__(self, "_common", COMMON_PER_MILLION * self.english_total / 1e6)
+        closed = _closed_spellings(self.hyphenated)
+        object.__setattr__(self, "_closed", closed)  # (frozen: set once, here)
+        object.__setattr__(self, "_document_closed", _closed_spellings(self.document or {}))
+        known = frozenset(self.english).union(self.corpus, closed)
+        object.__setattr__(self, "_any", known)
+        # what comes before and after a ligature in a known word ('o' | 'ender'),
+        # so that most tokens are passed over with two look-ups
+        before, after = set(), set()
+        for word in known:
+            for m in _LIGATURE.finditer(word):
+                before.add(word[:m.start()])
+                after.add(word[m.start() + 2:])  # after 'ff', 'fi' or 'fl': 'ffi', 'ffl' start with 'ff'
+                after.add(word[m.start() + 3:])
+        object.__setattr__(self, "_before", frozenset(before))
+        object.__setattr__(self, "_after", frozenset(after))
+
+    @property
+    def _common(self) -> float:
+        return COMMON_PER_MILLION * self.english_total / 1e6
 
     def known(self, word: str) -> bool:
         """In the word list or the corpus, however rare."""
@@ -183,6 +210,7 @@ _CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 
 def default_lexicon() -> Lexicon:
+    """The English list plus the clean texts of the repository's corpus."""
     return corpus_lexicon(_CORPUS)
 
 
@@ -199,7 +227,7 @@ class _Edit:
 
 @dataclass(frozen=True)
 class _Reading:
-    place: str  # 'join' (the gap between two tokens), 'end', 'start', 'inside:<k>'
+    place: str  # 'join-left', 'join-right' (the gap between two tokens), 'end', 'start', 'inside:<k>'
     ligature: str
     first: int  # tokens it rewrites, first..last
     last: int
@@ -220,23 +248,24 @@ def _readings(i: int, tokens: list[re.Match], linked: list[bool], done: set[int]
               lexicon: Lexicon) -> list[_Reading]:
     token = tokens[i][0]
     found: list[_Reading] = []
+    whole = lexicon.is_word(token)  # a word: only a join with the next token can be in doubt
 
-    def add(place: str, lig: str, first: int, last: int, word: str) -> None:
-        if lexicon.known(word) or lexicon.hyphen_known(word):
-            found.append(_Reading(place, lig, first, last, word))
+    def add(place: str, lig: str, first: int, last: int, left: str, right: str) -> None:
+        if (left + lig + right).lower() in lexicon._any:  # known(word) or hyphen_known(word)
+            found.append(_Reading(place, lig, first, last, _insert(left, lig, right)))
 
     # an all-capital token alone is an abbreviation (NS, AK), not a word cut short
-    fills = len(token) >= 2 and not token.isupper()
+    fills = len(token) >= 2 and not token.isupper() and not whole
     for lig in LIGATURES:
-        if i > 0 and linked[i - 1] and i - 1 not in done:
-            add("join-left", lig, i - 1, i, _insert(tokens[i - 1][0], lig, token))
+        if i > 0 and linked[i - 1] and i - 1 not in done and not whole:
+            add("join-left", lig, i - 1, i, tokens[i - 1][0], token)
         if i + 1 < len(tokens) and linked[i] and i + 1 not in done:
-            add("join-right", lig, i, i + 1, _insert(token, lig, tokens[i + 1][0]))
+            add("join-right", lig, i, i + 1, token, tokens[i + 1][0])
         if fills:  # (a lone letter is a label or a fragment of its neighbour, never a word cut short)
-            add("end", lig, i, i, _insert(token, lig, ""))
-            add("start", lig, i, i, _insert("", lig, token))
+            add("end", lig, i, i, token, "")
+            add("start", lig, i, i, "", token)
             for k in range(1, len(token)):
-                add(f"inside:{k}", lig, i, i, _insert(token[:k], lig, token[k:]))
+                add(f"inside:{k}", lig, i, i, token[:k], token[k:])
     return found
 
 
@@ -268,9 +297,9 @@ def _choose(readings: list[_Reading], i: int, tokens: list[re.Match],
 
 
 def _describe(reading: _Reading) -> str:
-    where = {"join-left": "between two fragments", "join-right": "between two fragments",
+    where = {"join-left": "inside a word, leaving a space", "join-right": "inside a word, leaving a space",
              "end": "at the end of a word", "start": "at the start of a word"}.get(reading.place, "inside a word")
-    return f"'{reading.ligature}' ligature lost {where} in extraction"
+    return f"'{reading.ligature}' ligature lost in extraction {where}"
 
 
 def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], list[Correction]]:
@@ -279,9 +308,16 @@ def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], li
     done: set[int] = set()
     edits: list[_Edit] = []
     uncertain: list[Correction] = []
+    lows = [t[0].lower() for t in tokens] + [""]
+    is_word = functools.lru_cache(maxsize=None)(lexicon.is_word)
+    known, before, after = lexicon._any, lexicon._before, lexicon._after
     for i, tok in enumerate(tokens):
-        if i in done or lexicon.is_word(tok[0]) or text[tok.start() - 1:tok.start()].isdigit():
-            continue  # a word, or letters after digits ('1st', '80B2')
+        if i in done or text[tok.start() - 1:tok.start()].isdigit():
+            continue  # letters after digits ('1st', '80B2')
+        if is_word(lows[i]) and not (linked[i] and i + 1 not in done and lows[i] in before
+                                     and lows[i + 1] in after
+                                     and any(lows[i] + lig + lows[i + 1] in known for lig in LIGATURES)):
+            continue  # a word, and no ligature joins it to the next: the common case, kept fast
         readings = _readings(i, tokens, linked, done, lexicon)
         if not readings:
             continue
@@ -294,7 +330,7 @@ def _ligatures(text: str, lexicon: Lexicon, where: str) -> tuple[list[_Edit], li
             options = sorted({_apply_reading(r, tokens, text, start, end) for r in readings})
             uncertain.append(Correction(
                 text[start:end], " | ".join(options),
-                f"lost ligature? {why}: {', '.join(repr(o) for o in options)}; left as it is",
+                f"lost ligature? {why} (readings: {', '.join(repr(o) for o in options)}); left as it is",
                 "ligature", where))
             done.update(range(span[0], span[1] + 1))
             continue
@@ -323,6 +359,16 @@ def _splits(word: str, lexicon: Lexicon) -> list[tuple[str, str]]:
             if lexicon.is_word(word[:k]) and lexicon.is_word(word[k:])]
 
 
+def _closed_spellings(counts: Mapping[str, int]) -> dict[str, list[tuple[str, str]]]:
+    """'eastwest' -> [('east', 'west')] for every 'east-west' among `counts`' keys."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for key in counts:
+        if "-" in key:
+            a, b = key.split("-")
+            out.setdefault(a + b, []).append((a, b))
+    return out
+
+
 def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: list[tuple[int, int]],
              lexicon: Lexicon, where: str) -> tuple[dict[str, tuple[str, str]], list[Correction]]:
     """Which closed words (lower case) get a hyphen, and where: word ->
@@ -330,10 +376,11 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
     the text after the ligature repair; `words` and `urls` have spans in the
     source text."""
     if lexicon.document is not None:
-        closed = written = Counter(lexicon.document)
+        usage, in_usage = lexicon.document, lexicon._document_closed
     else:
-        closed = Counter(w.lower() for _, _, w, _ in words)
-        written = Counter(f"{a}-{b}".lower() for a, b in _COMPOUND.findall(text))
+        usage = Counter(w.lower() for _, _, w, _ in words)
+        usage.update(f"{a}-{b}".lower() for a, b in _COMPOUND.findall(text))
+        in_usage = _closed_spellings(usage)
     decided: dict[str, tuple[str, str]] = {}
     uncertain: list[Correction] = []
     seen: set[str] = set()
@@ -342,10 +389,8 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
         if w in seen or len(w) < 4 or any(a <= start < b for a, b in urls):
             continue
         seen.add(w)
-        splits = _splits(w, lexicon)
-        if not splits:
-            continue
-        attested = [(a, b) for a, b in splits if written[f"{a}-{b}"] or lexicon.hyphenated.get(f"{a}-{b}")]
+        attested = [(a, b) for a, b in dict.fromkeys(lexicon._closed.get(w, []) + in_usage.get(w, []))
+                    if lexicon.is_word(a) and lexicon.is_word(b)]
         if len(attested) > 1:
             options = [f"{a}-{b}" for a, b in attested]
             uncertain.append(Correction(word, " | ".join(options),
@@ -354,19 +399,19 @@ def _hyphens(text: str, words: list[tuple[int, int, str, _Edit | None]], urls: l
             continue
         if not attested:
             # (a capitalised unknown compound is most likely a name: Rodwell, Windchase)
-            if not lexicon.known(w) and word.islower():
+            splits = _splits(w, lexicon) if word.islower() and not lexicon.known(w) else []
+            if splits:
                 options = [f"{a}-{b}" for a, b in splits]
                 uncertain.append(Correction(
                     word, " | ".join(options),
-                    f"lost hyphen? '{word}' is no known word but splits into words; the corpus writes "
-                    f"neither {' nor '.join(options)}; left as it is", "hyphen", where))
+                    f"lost hyphen? '{word}' is no known word but splits into words; the corpus never "
+                    f"writes {' or '.join(repr(o) for o in options)}; left as it is", "hyphen", where))
             continue
         a, b = attested[0]
-        compound = f"{a}-{b}"
-        if written[compound] > closed[w]:
-            decided[w] = (compound, f"the text writes '{compound}' {written[compound]} times, "
-                                    f"'{w}' {closed[w]}")
-        elif closed[w] >= 2 or lexicon.known(w):
+        compound, hyphenated, closed = f"{a}-{b}", usage.get(f"{a}-{b}", 0), usage.get(w, 0)
+        if hyphenated > closed:
+            decided[w] = (compound, f"the text writes '{compound}' {hyphenated} times, '{w}' {closed}")
+        elif closed >= 2 or lexicon.known(w):
             continue  # the text's own consistent spelling, or a closed word the list knows
         else:
             decided[w] = (compound, f"'{w}' is no known word and the corpus writes '{compound}'")

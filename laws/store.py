@@ -174,6 +174,17 @@ def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     } for c in parsed.uncertain])
 
 
+def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
+    """Every parsed source, each as its kind asks (a witness attests, it does
+    not give the text)."""
+    kinds = {s.file: s.kind for s in manifest.sources}
+    for parsed in results:
+        if kinds[parsed.file] == "witness":
+            write_witness(db, parsed)
+        else:
+            write_parsed(db, parsed)
+
+
 def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) -> dict[str, str]:
     """provision id -> text, for some laws of an edition already written."""
     if not laws:

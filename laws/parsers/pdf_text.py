@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from laws import ligatures
 from laws.corrections import Corrections
 from laws.model import Correction, Definition, Footnote, Law, ParsedSource, Section, SourceError
 from laws.parsers import pdf_tables
@@ -88,6 +89,7 @@ class _Context:
     page_breaks: set[int] = field(default_factory=set)  # lines that followed a form feed
     pages: int = 0  # pages of the body read so far
     law_starts: dict[int, int] = field(default_factory=dict)  # law number -> line of its title
+    lexicon: ligatures.Lexicon | None = None  # what a word is, for the ligature repair
     note_pages: dict[int, int] = field(default_factory=dict)  # footnote number -> page it is printed on
 
     def layout(self, raw: str, corrected: str, reason: str, where: str = "", line: int | None = None,
@@ -129,6 +131,10 @@ def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
     toc = _toc(ctx, parts.toc)
     front = _pages(ctx, parts.front, roman=True)
     body = _pages(ctx, parts.body, roman=False, notes=True)
+    # the ligature repair knows the clean texts of this corpus and how the
+    # whole of this text spells its words
+    ctx.lexicon = ligatures.corpus_lexicon(source.path.parent).for_document(
+        "\n".join(s for _, s in front + body))
     ctx.out.sections = _front_matter(ctx, front)
     defs, law_lines = _split_definitions(ctx, body)
     law_lines = _unwrap(ctx, law_lines)
@@ -720,15 +726,12 @@ def _dashes(ctx: _Context, where: str, text: str) -> str:
 
 
 def _ligatures(ctx: _Context, where: str, text: str) -> str:
-    """Lost ligatures (`o ender`, `insu cient`, `nono ending`): the shared
-    repair in laws.ligatures; what it cannot settle is kept and recorded."""
-    try:
-        from laws.ligatures import restore
-    except ImportError:  # not there yet: text unchanged
+    """Lost ligatures (`o ender`, `insu cient`) and hyphens (`nono ending`,
+    `EastWest`): the shared repair in laws.ligatures, weighing how the whole
+    document spells its words; what it cannot settle is kept and recorded."""
+    if ctx.lexicon is None:
         return text
-    fixed, made, unsure = restore(text, where)
-    for c in made:
-        c.where = c.where or where
+    fixed, made, unsure = ligatures.restore(text, where, ctx.lexicon)
     ctx.out.corrections.extend(made)
     ctx.out.uncertain.extend(unsure)
     return fixed
