@@ -232,6 +232,8 @@ def main(argv=None) -> int:
         print(f"{k + f' ({len(idx)})':28}" + "".join(
             f"{metrics([rs[i] for i in idx])['hit@1']:>16.0%}" for rs in ranks.values()))
 
+    index_contribution(searcher, judge, rows)
+
     if offline:
         agree = [agreement(on, off) for on, off in zip(online, offline["results"])]
         first = sum(bool(on) and bool(off) and on[0].get("provision") == off[0].get("provision")
@@ -258,6 +260,27 @@ def main(argv=None) -> int:
                 if r is None:
                     print(f"  {q}  (answer {', '.join(ans)})")
     return 0
+
+
+def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:
+    """The question set ranked with and without the official index's field
+    (search/index.py), over every edition and over the 2017 Laws only (the
+    edition whose index it is), at the provision level."""
+    from search import query
+
+    with_index = query.FIELDS
+    without = tuple(f for f in with_index if f[0] != "index")
+    print(f"\n{'the official index':34}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}")
+    try:
+        for edition in (None, "2017"):
+            for label, fields in (("with its field", with_index), ("without it", without)):
+                query.FIELDS = fields
+                m = metrics([judge.rank(searcher.search(q, edition=edition, limit=5)["results"], ans)
+                             for q, ans, _ in rows])
+                print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
+                      f"{m['mrr']:>8.3f}")
+    finally:
+        query.FIELDS = with_index
 
 
 if __name__ == "__main__":

@@ -46,6 +46,9 @@ class EditionSummary:
     provisions: int = 0
     definitions: int = 0
     topics: int = 0
+    index_entries: int = 0  # the official index's headings and sub-entries
+    index_resolved: int = 0
+    index_unresolved: int = 0
     resolved: int = 0
     unresolved: int = 0
     corrections: int = 0
@@ -55,6 +58,9 @@ class EditionSummary:
         parts = [f"{self.laws} laws", f"{self.provisions} provisions", f"{self.definitions} definitions"]
         if self.topics:
             parts.append(f"{self.topics} guide topics")
+        if self.index_entries:
+            parts.append(f"index {self.index_entries} entries, citations {self.index_resolved} resolved"
+                         f" / {self.index_unresolved} unresolved")
         parts += [f"references {self.resolved} resolved / {self.unresolved} unresolved",
                   f"{self.corrections} corrections", f"{self.seconds:.2f} s"]
         return f"{self.edition}: " + ", ".join(parts)
@@ -188,13 +194,13 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         store.write_manifest(db, manifest, hashes)
         store.write_sources(db, manifest, results)
         refs = references.build(db)
-        references.resolve_index(db)
+        index_refs = references.resolve_index(db)
         db.conn.commit()
         for _name, step in _after_store_steps(corpus_dir):
             step(db, tmp)
         store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                           "corrections_file": CORRECTIONS})
-        summaries = _summaries(db, manifest, refs, seconds)
+        summaries = _summaries(db, manifest, refs, index_refs, seconds)
         db.close()
         final = builds / stamp
         tmp.rename(final)
@@ -211,7 +217,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
     return result
 
 
-def _summaries(db, manifest, refs, seconds) -> list[EditionSummary]:
+def _summaries(db, manifest, refs, index_refs, seconds) -> list[EditionSummary]:
     out = []
     for e in manifest.editions:
         def count(sql: str) -> int:
@@ -222,6 +228,8 @@ def _summaries(db, manifest, refs, seconds) -> list[EditionSummary]:
             provisions=count("select count(*) from provisions where edition = ?"),
             definitions=count("select count(*) from definitions where edition = ?"),
             topics=count("select count(*) from topics where edition = ?"),
+            index_entries=count("select count(*) from index_entries where edition = ?"),
+            index_resolved=index_refs.get(e.id, (0, 0))[0], index_unresolved=index_refs.get(e.id, (0, 0))[1],
             resolved=resolved, unresolved=unresolved,
             corrections=count("select count(*) from corrections where edition = ? and certain = 1"),
             seconds=seconds.get(e.id, 0.0),

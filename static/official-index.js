@@ -34,6 +34,10 @@
       if (any) shown++;
     });
     groups.forEach(function (g) { g.hidden = !g.querySelector(".ix-heading:not([hidden])"); });
+    document.querySelectorAll("nav.letters a").forEach(function (a) {
+      var g = document.querySelector(".ix-letter[data-letter='" + a.getAttribute("href").slice(8) + "']");
+      a.hidden = !g || g.hidden;
+    });
     if (count) count.textContent = words.length ? shown + " of " + total + " entries match \u201c" + input.value.trim() + "\u201d." : "";
     if (none) none.hidden = true;
     var url = new URL(location.href);
@@ -51,6 +55,9 @@
         var doc = new DOMParser().parseFromString(html, "text/html");
         var list = doc.querySelector(".official-index");
         var here = document.querySelector(".official-index");
+        var letters = doc.querySelector("nav.letters");
+        var lettersHere = document.querySelector("nav.letters");
+        if (letters && lettersHere) lettersHere.replaceWith(document.importNode(letters, true));
         if (list && here) {
           here.replaceWith(document.importNode(list, true));
           headings = Array.prototype.slice.call(document.querySelectorAll(".ix-heading"));

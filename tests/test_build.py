@@ -36,7 +36,8 @@ def test_summary_has_one_line_per_edition(corpus, tmp_path):
     build(corpus, tmp_path / "data", echo=lines.append)
     editions = [line.split(":")[0] for line in lines[:-1]]
     assert editions == ["2007", "2017", "1993-rubber", "dbrs-2017"]
-    pattern = (r"^\S+: \d+ laws, \d+ provisions, \d+ definitions(, \d+ guide topics)?, "
+    pattern = (r"^\S+: \d+ laws, \d+ provisions, \d+ definitions(, \d+ guide topics)?"
+               r"(, index \d+ entries, citations \d+ resolved / \d+ unresolved)?, "
                r"references \d+ resolved / \d+ unresolved, \d+ corrections, \d+\.\d\d s$")
     assert all(re.match(pattern, line) for line in lines[:-1]), lines
     assert lines[0].startswith("2007: 93 laws, ")

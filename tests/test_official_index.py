@@ -173,3 +173,115 @@ def test_no_index_in_a_text_without_one():
 ])
 def test_split_heading(text, split):
     assert official_index.split_heading(text) == split
+
+
+# --- the store: every citation of the 2017 index against the 2017 Laws ----------
+
+def _cites(db):
+    for r in db.execute("select term, parent, cites from index_entries where edition = '2017' order by ord"):
+        for c in json.loads(r["cites"]):
+            yield r["term"], c
+
+
+def test_stored_index(db):
+    rows = db.execute("select count(*), count(parent) from index_entries where edition = '2017'").fetchone()
+    assert tuple(rows) == (805, 620)
+    assert db.execute("select count(*) from index_entries where edition != '2017'").fetchone()[0] == 0
+    bid = db.execute("select id, cites, see_also, raw, line from index_entries "
+                     "where edition = '2017' and term = 'Bid' and parent is null").fetchone()
+    assert json.loads(bid["see_also"]) == ["Call"] and bid["line"] == 2594
+    subs = [(r["term"], [c["to"] for c in json.loads(r["cites"])]) for r in db.execute(
+        "select term, cites from index_entries where edition = '2017' and parent = ? order by ord", [bid["id"]])]
+    assert ("Insufficient bid, comparable call", ["23A"]) in subs and len(subs) == 16
+
+
+def test_ligature_repairs_of_the_index_are_recorded(db):
+    rows = db.execute("select count(*) from corrections where edition = '2017' and location like 'index:%' "
+                      "and kind = 'ligature'").fetchone()[0]
+    assert rows == 29
+
+
+# --- the API --------------------------------------------------------------------
+
+def test_api_index_shape(client):
+    r = client.get("/api/index/2017")
+    assert r.status_code == 200 and r.content_type == "application/json"
+    data = r.get_json()
+    assert len(data) == 185 and sum(len(h["subterms"]) for h in data) == 620
+    bid = next(h for h in data if h["term"] == "Bid")
+    assert {k: bid[k] for k in ("term", "cites", "see", "see_also")} == {
+        "term": "Bid", "cites": ["def:Bid"], "see": ["Call"], "see_also": ["Call"]}
+    comparable = next(s for s in bid["subterms"] if s["term"] == "Insufficient bid, comparable call")
+    assert comparable == {"term": "Insufficient bid, comparable call", "cites": ["23A"], "see": [], "see_also": [],
+                          "citations": [{"raw": "23A", "id": "23A", "to": "23A", "resolved": True}],
+                          "subterms": []}
+    agreement = next(h for h in data if h["term"] == "Agreement")
+    assert (agreement["cites"], agreement["see"], agreement["see_also"]) == ([], ["Partnership Understanding"], [])
+    # every sub-entry has the same shape, and no deeper level
+    for h in data:
+        for s in h["subterms"]:
+            assert {"term", "cites", "see", "subterms"} <= set(s) and s["subterms"] == []
+
+
+@pytest.mark.parametrize("edition, message", [
+    ("2007", "has no official index"), ("1993-rubber", "has no official index"),
+    ("1997", "There is no edition '1997'"), ("<script>", "There is no edition"),
+])
+def test_api_index_404(client, edition, message):
+    r = client.get(f"/api/index/{edition}")
+    assert r.status_code == 404 and r.content_type == "application/json"
+    assert message in r.get_json()["error"]
+
+
+# --- the page -----------------------------------------------------------------------
+
+def test_index_page_links_every_citation(client):
+    html = client.get("/2017/index").get_data(as_text=True)
+    assert '<a href="#letter-Z">Z</a>' in html and 'id="letter-Z"' in html
+    # 'Insufficient bid, comparable call 23A' under Bid
+    assert re.search(r'Insufficient bid, comparable call <a class="ix-cite" href="/2017/law/23#23A">23A</a>', html)
+    assert '<a class="ix-cite" href="/2017/law/12#12C1(d)">12C1(d)</a>' in html
+    # See / See also open the other heading on the page
+    assert re.search(r'<em>See also</em> <a href="/2017/index#i-call">Call</a>', html)
+    assert 'id="i-call"' in html
+    assert re.search(r'<em>See</em> <a href="/2017/index#i-partnership-understanding">Partnership Understanding</a>',
+                     html)
+    # the JavaScript is a file (CSP: no inline script)
+    assert re.search(r'<script src="/static/official-index\.[0-9a-f]+\.js" defer></script>', html)
+    assert "<script>" not in html
+
+
+def test_index_page_filters_without_javascript(client):
+    html = client.get("/2017/index?q=comparable+call").get_data(as_text=True)
+    assert 'value="comparable call"' in html
+    headings = re.findall(r'<div class="ix-heading" id="([^"]+)"', html)
+    assert headings == ["i-bid", "i-call", "i-comparable-call", "i-double", "i-insufficient-bid", "i-pass",
+                        "i-redouble"]
+    assert "14 of 805 entries match" in html
+    # a heading that matches shows all its entries; otherwise only the matching ones
+    assert "Different methods" not in html and "Seven, more than" not in html
+    html = client.get("/2017/index?q=zz+nothing").get_data(as_text=True)
+    assert "Nothing in the index matches" in html and 'class="ix-heading"' not in html
+    assert client.get("/2017/index?q=" + "x" * 5000).status_code == 200
+
+
+def test_index_page_404(client):
+    assert client.get("/2007/index").status_code == 404
+    assert client.get("/1997/index").status_code == 404
+
+
+def test_index_linked_from_home_and_contents(client):
+    assert 'href="/2017/index"' in client.get("/").get_data(as_text=True)
+    assert 'href="/2017/index"' in client.get("/2017/").get_data(as_text=True)
+    assert 'href="/2007/index"' not in client.get("/2007/").get_data(as_text=True)
+
+
+def test_law_pages_list_the_index_entries_citing_them(client):
+    html = client.get("/2017/law/23").get_data(as_text=True)
+    section = html[html.index('<section id="in-index">'):]
+    section = section[:section.index("</section>")]
+    assert ('<a href="/2017/index#i-bid">Bid</a> › Insufficient bid, comparable call '
+            '<span class="muted">→ <a href="/2017/law/23#23A">23A</a></span>') in section
+    assert '<a href="/2017/index#i-comparable-call">Comparable Call</a> <span class="muted">→ ' \
+           '<a href="/2017/law/23">23</a></span>' in section
+    assert 'id="in-index"' not in client.get("/2007/law/23").get_data(as_text=True)

@@ -293,6 +293,7 @@ class LawPage:
                         for p in provisions if p["depth"] == 1],
             "cite": f"Law {n} ({cite_name(ed)})",
             "built": _built_date(),
+            "index": [dict(e, to_href=render.law_url(ed["id"], n, e["to"])) for e in _index_by_law(ed["id"]).get(n, [])],
         }
 
     @staticmethod
@@ -418,6 +419,40 @@ def official_index(edition: str):
     return render_template("index.html", edition=ed, page=page, q=q)
 
 
+def index_anchors(entries: list[dict]) -> dict[int, str]:
+    """Each heading's anchor on the index page: 'Insufficient Bid' -> 'i-insufficient-bid'."""
+    out: dict[int, str] = {}
+    for e in entries:
+        base = "i-" + (re.sub(r"[^a-z0-9]+", "-", e["term"].lower()).strip("-") or "entry")
+        anchor, n = base, 2
+        while anchor in out.values():
+            anchor, n = f"{base}-{n}", n + 1
+        out[e["id"]] = anchor
+    return out
+
+
+def _index_by_law(edition_id: str) -> dict[int, list[dict]]:
+    """Law number -> the index entries citing a provision of it, for the law
+    pages: [{"heading", "href", "term", "to"}] in the index's order."""
+    def compute():
+        if not _has_index(edition_id):
+            return {}
+        entries = queries.index(get_db(), edition_id)
+        anchors = index_anchors(entries)
+        base = url_for("pages.official_index", edition=edition_id)
+        out: dict[int, list[dict]] = {}
+        for h in entries:
+            for e in [h] + h["subterms"]:
+                for c in e["cites"]:
+                    m = re.match(r"\d+", c.get("to") or "")
+                    if m:
+                        out.setdefault(int(m[0]), []).append({
+                            "heading": h["term"], "href": f"{base}#{anchors[h['id']]}",
+                            "term": e["term"] if e is not h else "", "to": c["to"]})
+        return out
+    return cached(f"index_by_law:{edition_id}", compute)
+
+
 class IndexPage:
     """The official index as index.html shows it: every heading anchored
     (`#i-<slug>`), every citation and cross-reference a link, filtered by the
@@ -426,14 +461,11 @@ class IndexPage:
 
     def __init__(self, edition: dict, entries: list[dict]):
         self.edition, self.entries = edition, entries
+        anchors = index_anchors(entries)
         self.anchors: dict[str, str] = {}
         for e in entries:
-            base = "i-" + (re.sub(r"[^a-z0-9]+", "-", e["term"].lower()).strip("-") or "entry")
-            anchor, n = base, 2
-            while anchor in self.anchors.values():
-                anchor, n = f"{base}-{n}", n + 1
-            self.anchors.setdefault(e["term"].lower(), anchor)
-            e["anchor"] = anchor
+            e["anchor"] = anchors[e["id"]]
+            self.anchors.setdefault(e["term"].lower(), e["anchor"])
 
     def see_href(self, term: str) -> str | None:
         """The heading a cross-reference names: the same words, else the first
