@@ -49,7 +49,7 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
         "terms": {w: term(w) for w in sorted(vocab)},
         "synonyms": [[list(k), [list(a) for a in alts]] for k, alts in syn.entries.items()],
         "ranking": {
-            "boost": {f: b for f, b in query.FIELDS},
+            "boost": {f: (rk.title_weight if f == "title" else b) for f, b in query.FIELDS},
             "expansion": EXPANSION_WEIGHT, "all_terms_bonus": query.ALL_TERMS_BONUS,
             "other_family": query.OTHER_FAMILY_WEIGHT, "in_force": query.IN_FORCE_WEIGHT,
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,

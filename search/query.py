@@ -93,6 +93,8 @@ class Ranking:
     * definition_weight: a definition is an answer, but after the provisions.
     * fillers: question words that say nothing of the Laws ("what", "then",
       "when") are dropped from questions of several words.
+    * title_weight: the law's title says what the whole law is about, not
+      which provision answers; it weighs less than a provision's heading.
     * intents: "what changed in Law 40" answers with the comparison first;
       a citation of a law no code has ("law 99") says so instead of
       searching the number."""
@@ -101,11 +103,12 @@ class Ranking:
     definition_weight: float = 0.8
     fillers: frozenset = field(default_factory=lambda: FILLERS)
     intents: bool = True
+    title_weight: float = 1.5
 
     @classmethod
     def words_only(cls) -> "Ranking":
         return cls(guide_evidence=0.0, guide_weight=KIND_WEIGHT["guide"], definition_weight=1.0,
-                   fillers=frozenset(), intents=False)
+                   fillers=frozenset(), intents=False, title_weight=dict(FIELDS)["title"])
 
 
 # words of a question that say nothing about the Laws (query side only)
@@ -321,6 +324,7 @@ class Searcher:
 
     def score(self, slots: list[Slot]) -> dict[int, float]:
         """Document number -> score of the query (see the module docstring)."""
+        fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
         matched: dict[int, int] = {}
@@ -328,7 +332,7 @@ class Searcher:
             best: dict[int, float] = {}
             summed: dict[int, float] = {}
             for phrase, weight in slot.all():
-                for field, boost in FIELDS:
+                for field, boost in fields:
                     scores = (self._postings(field, phrase[0])[0] if len(phrase) == 1
                               else self._phrase(field, phrase, slop=1))
                     f = boost * weight
@@ -345,11 +349,15 @@ class Searcher:
                 totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
-            for field, _ in FIELDS:
+            for field, _ in fields:
                 together |= self._together(field, flat, slop=2)
             for d in together:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
+
+    def fields(self) -> tuple[tuple[str, float], ...]:
+        """The fields searched and their boosts, the law title's as the ranking says."""
+        return tuple((f, self.ranking.title_weight if f == "title" else b) for f, b in FIELDS)
 
     def _guide_evidence(self, scores: dict[int, float]) -> dict[int, float]:
         """Law number -> how much the matching guide topics point to it (0 to
