@@ -121,12 +121,12 @@ SCAN = """() => {
     const inline = el => {
         if (getComputedStyle(el).display !== 'inline') return false;
         const block = el.closest('p, li, dd, td, th, figcaption, small, span.snippet, div.guide-text');
-        return !!block && block.textContent.trim().length > el.textContent.trim().length + 5;
+        return !!block && block.textContent.trim().length > el.textContent.trim().length + 1;
     };
     for (const el of document.querySelectorAll('a[href], button, input, select, textarea, summary')) {
         if (el.type === 'hidden' || el.closest('.visually-hidden') || el.classList.contains('skip')) continue;
         let box = el;
-        if (el.type === 'checkbox' || el.type === 'radio') box = el.closest('label') || el;
+        if (el.type === 'checkbox' || el.type === 'radio') box = el.closest('label') || (el.labels && el.labels[0]) || el;
         const r = box.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
         if (el.tagName === 'A' && inline(el)) continue;
