@@ -1,23 +1,26 @@
-"""Search benchmark: Lawbook's Whoosh search against plain SQLite FTS5, side by side.
+"""Search benchmark: the answers and the speed of Lawbook's search, online and
+offline, against the ranking before issue 13 and plain SQLite FTS5, in one run.
 
     python bench/search.py                 build the corpus into a temp dir, then measure
     python bench/search.py --data ./data   use an existing build (LAWS_DATA_DIR layout)
     python bench/search.py --repeat 20     more timed rounds
+    python bench/search.py --no-browser    skip the offline search (needs Chromium)
 
-For each of the development questions (tests/data/search-dev-queries.tsv) it
-measures, for both engines:
+On the question set (bench/questions.tsv: what directors ask, each with the
+provisions of the Laws that answer it; search/evaluate.py judges), for each of
 
-* latency in-process: the first ("cold") round on a freshly opened index, and
-  then `--repeat` warm rounds, p50 and p95;
-* latency over HTTP: a real server on 127.0.0.1 (a free port, loopback only)
-  answering /api/search (Lawbook) and /fts (the FTS5 baseline), p50 and p95;
-* relevance: how many questions have a right law in the top five, by the rule
-  of tests/test_search_relevance.py.
+* Lawbook online: search/query.py's ranking, as /api/search serves it;
+* the ranking before issue 13 (`Ranking.words_only()`: words and fields only,
+  no evidence from the guide, no intents), on the same index;
+* SQLite FTS5 over the same documents (`tokenize='porter unicode61'`, ranked
+  by bm25(), the question's words OR-ed: what a plain search box does);
+* Lawbook offline: static/search.js over /offline/search.json with MiniSearch,
+  run in headless Chromium (/usr/bin/chromium) as a phone runs it;
 
-The FTS5 baseline indexes the same documents (provisions with their law
-title and heading, definitions, guide topics) with `tokenize='porter
-unicode61'` and ranks by bm25(); the query is the question's words OR-ed,
-which is what a plain full-text search box does.
+it prints hit@1 (the first result answers), hit@5 and MRR at the provision
+level, then the agreement of the offline top 5 with the online top 5, what the
+offline payload weighs, and latencies (in-process cold and warm, over HTTP,
+and in the browser), p50 and p95.
 """
 from __future__ import annotations
 
@@ -39,17 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from laws.build import build, current_store  # noqa: E402
-from search.query import Searcher  # noqa: E402
-from tests.test_search_relevance import DEV, answered, load  # noqa: E402
+from search.evaluate import QUESTIONS, Judge, load, metrics  # noqa: E402
+from search.query import Ranking, Searcher  # noqa: E402
 
-
-# The issue's own examples, what a director types at the table (not used for
-# tuning either); shown beside the development questions.
-TABLE_TALK = [
-    ("lead out of turn", {53, 54, 55, 56}), ("partner hesitated", {16, 73}), ("UI", {16}),
-    ("revoke 12th trick", {62}), ("27B1", {27}), ("unauthorised", {16}), ("insuficient bid", {27}),
-    ("LOOT", {53, 54, 55, 56}), ("BIT", {16, 73}), ("MPC", {50}),
-]
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def pct(values: list[float], p: float) -> float:
@@ -113,11 +109,59 @@ def get(url: str) -> dict:
         return json.loads(r.read())
 
 
+def offline_runs(base: str, questions: list[str], limit: int = 5) -> dict:
+    """The offline search in headless Chromium: the page's own scripts over
+    the served payload, every question; top results, index and query times."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(f"{base}/offline/search")
+            return page.evaluate("""async ([qs, limit]) => {
+                const payload = await (await fetch('/offline/search.json')).json();
+                let t = performance.now();
+                const engine = LawbookSearch.create(payload);
+                const indexMs = performance.now() - t;
+                const out = [], ms = [];
+                for (const q of qs) {
+                    t = performance.now();
+                    const r = engine.search(q, {limit});
+                    ms.push(performance.now() - t);
+                    out.push(r.results.map(x => ({kind: x.kind, edition: x.edition, law: x.law, provision: x.provision})));
+                }
+                return {results: out, indexMs, ms};
+            }""", [questions, limit])
+        finally:
+            browser.close()
+
+
+def agreement(a: list[dict], b: list[dict], k: int = 5) -> float:
+    """Share of the online top k that the offline top k also has."""
+    key = lambda r: (r.get("kind"), r.get("edition"), r.get("provision"))  # noqa: E731
+    top = {key(r) for r in a[:k]}
+    return len(top & {key(r) for r in b[:k]}) / len(top) if top else float(not b[:k])
+
+
+def sizes(data: Path, base: str) -> list[tuple[str, int, int]]:
+    import gzip
+
+    out = []
+    for name, body in (("offline.json (the documents)", (current_store(data).resolve().parent / "index" / "offline.json").read_bytes()),
+                       ("minisearch.js (the library)", (ROOT / "static" / "vendor" / "minisearch.js").read_bytes()),
+                       ("search.js (the ranking)", (ROOT / "static" / "search.js").read_bytes())):
+        out.append((name, len(body), len(gzip.compress(body, 6))))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, help="an existing data directory (default: build into a temp dir)")
     ap.add_argument("--repeat", type=int, default=10, help="warm rounds (default 10)")
-    ap.add_argument("--queries", type=Path, default=DEV)
+    ap.add_argument("--questions", type=Path, default=QUESTIONS)
+    ap.add_argument("--no-browser", action="store_true", help="skip the offline search in Chromium")
+    ap.add_argument("--misses", action="store_true", help="list the questions each engine misses")
     args = ap.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="lawbook-bench-"))
@@ -131,13 +175,15 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     fts = build_fts(store, tmp / "fts.db")
     print(f"built the FTS5 baseline in {time.perf_counter() - t0:.2f} s")
-    rows = load(args.queries)
-    queries = [q for q, _ in rows]
+    rows = load(args.questions)
+    queries = [q for q, _, _ in rows]
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    judge = Judge(db)
 
-    # in-process
     t0 = time.perf_counter()
     searcher = Searcher(store.parent / "index")
     print(f"opened the Whoosh index in {(time.perf_counter() - t0) * 1000:.0f} ms; {len(queries)} questions\n")
+    before = Searcher(store.parent / "index", Ranking.words_only())
     timings = {"whoosh": {"cold": [], "warm": [], "http": []}, "fts5": {"cold": [], "warm": [], "http": []}}
     for round_ in range(1 + args.repeat):
         for q in queries:
@@ -148,8 +194,13 @@ def main(argv=None) -> int:
             fts_search(fts, q, 10)
             timings["fts5"]["cold" if round_ == 0 else "warm"].append((time.perf_counter() - t) * 1000)
 
-    # over HTTP
+    online = [searcher.search(q, limit=5)["results"] for q in queries]
+    runs = {"Lawbook online": online,
+            "before issue 13": [before.search(q, limit=5)["results"] for q in queries],
+            "SQLite FTS5": [fts_search(fts, q, 5) for q in queries]}
+
     server, base = serve(data, fts)
+    offline = None
     try:
         for q in queries:  # the server opens its index on the first request
             get(f"{base}/api/search?" + urllib.parse.urlencode({"q": q}))
@@ -162,59 +213,72 @@ def main(argv=None) -> int:
                 t = time.perf_counter()
                 get(f"{base}/fts?{qs}")
                 timings["fts5"]["http"].append((time.perf_counter() - t) * 1000)
+        if not args.no_browser and CHROMIUM.exists():
+            offline = offline_runs(base, queries)
+            runs["Lawbook offline"] = offline["results"]
+        payload = sizes(data, base)
     finally:
         server.shutdown()
 
-    # relevance
-    per_q = []
-    for q, laws in rows:
-        w = searcher.search(q, limit=5)["results"]
-        f = fts_search(fts, q, 5)
-        per_q.append((q, answered(w, laws), answered(f, laws)))
+    ranks = {name: [judge.rank(res, ans) for res, (_, ans, _) in zip(results, rows)] for name, results in runs.items()}
+    print(f"{'relevance, provision level':28}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}   ({len(rows)} questions, {args.questions.name})")
+    for name, rs in ranks.items():
+        m = metrics(rs)
+        print(f"{name:28}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}{m['mrr']:>8.3f}")
+    kinds = sorted({k for _, _, k in rows})
+    print(f"\n{'hit@1 by kind of question':28}" + "".join(f"{n[:14]:>16}" for n in ranks))
+    for k in kinds:
+        idx = [i for i, (_, _, kk) in enumerate(rows) if kk == k]
+        print(f"{k + f' ({len(idx)})':28}" + "".join(
+            f"{metrics([rs[i] for i in idx])['hit@1']:>16.0%}" for rs in ranks.values()))
 
-    print(f"{'latency, ms':28}{'Whoosh (Lawbook)':>20}{'FTS5 (porter, bm25)':>22}")
+    index_contribution(searcher, judge, rows)
+
+    if offline:
+        agree = [agreement(on, off) for on, off in zip(online, offline["results"])]
+        first = sum(bool(on) and bool(off) and on[0].get("provision") == off[0].get("provision")
+                    and on[0].get("edition") == off[0].get("edition") for on, off in zip(online, offline["results"]))
+        print(f"\noffline against online: top-5 agreement {statistics.mean(agree):.1%} (mean share of the online "
+              f"top 5 in the offline top 5); same first result {first}/{len(rows)} ({first / len(rows):.0%})")
+        print(f"offline in Chromium: indexing the payload {offline['indexMs']:.0f} ms; a question p50 "
+              f"{statistics.median(offline['ms']):.2f} ms, p95 {pct(offline['ms'], 95):.2f} ms")
+    print("\noffline payload (what a phone keeps)          bytes      gzip")
+    for name, raw, gz in payload:
+        print(f"  {name:40}{raw:>10,}{gz:>10,}")
+    print(f"  {'total':40}{sum(r for _, r, _ in payload):>10,}{sum(g for _, _, g in payload):>10,}")
+
+    print(f"\n{'latency, ms':28}{'Whoosh (Lawbook)':>20}{'FTS5 (porter, bm25)':>22}")
     for key, name in (("cold", "in-process, first round"), ("warm", "in-process, warm"), ("http", "HTTP, 127.0.0.1")):
         w, f = timings["whoosh"][key], timings["fts5"][key]
         print(f"{name + ' p50 / p95':28}{statistics.median(w):>10.2f} / {pct(w, 95):<7.2f}"
               f"{statistics.median(f):>12.2f} / {pct(f, 95):<7.2f}")
-    wn, fn = sum(w for _, w, _ in per_q), sum(f for _, _, f in per_q)
-    print(f"\n{'relevance: right law in top 5':34}{f'{wn}/{len(rows)} ({wn / len(rows):.0%})':>14}"
-          f"{f'{fn}/{len(rows)} ({fn / len(rows):.0%})':>22}\n")
-    talk = [(q, answered(searcher.search(q, limit=5)["results"], laws), answered(fts_search(fts, q, 5), laws))
-            for q, laws in TABLE_TALK]
-    tw, tf = sum(w for _, w, _ in talk), sum(f for _, _, f in talk)
-    print(f"{'relevance: the issue examples':34}{f'{tw}/{len(talk)} ({tw / len(talk):.0%})':>14}"
-          f"{f'{tf}/{len(talk)} ({tf / len(talk):.0%})':>22}\n")
-    print(f"{'question':52}{'Whoosh':>8}{'FTS5':>8}")
-    for q, w, f in per_q + [("", True, True)] + talk:
-        print(f"{q[:50]:52}{('hit' if w else '-') if q else '':>8}{('hit' if f else '-') if q else '':>8}")
-    index_contribution(searcher, rows + TABLE_TALK)
+
+    if args.misses:
+        for name, rs in ranks.items():
+            print(f"\nmissed in the top 5 by {name}:")
+            for (q, ans, _), r in zip(rows, rs):
+                if r is None:
+                    print(f"  {q}  (answer {', '.join(ans)})")
     return 0
 
 
-def _rank(results: list[dict], laws: set[int]) -> int | None:
-    """1-based rank of the first result in a right law (as `answered` counts them)."""
-    return next((i for i, r in enumerate(results, 1) if answered([r], laws)), None)
-
-
-def index_contribution(searcher: Searcher, rows: list[tuple[str, set[int]]]) -> None:
-    """The same questions ranked with and without the official index's field
+def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:
+    """The question set ranked with and without the official index's field
     (search/index.py), over every edition and over the 2017 Laws only (the
-    edition whose index it is): right law in the top 5, and the mean
-    reciprocal rank of the first right law in the top 10."""
+    edition whose index it is), at the provision level."""
     from search import query
 
     with_index = query.FIELDS
     without = tuple(f for f in with_index if f[0] != "index")
-    print(f"\n{'the official index':34}{'top 5':>10}{'MRR@10':>10}")
+    print(f"\n{'the official index':34}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}")
     try:
         for edition in (None, "2017"):
             for label, fields in (("with its field", with_index), ("without it", without)):
                 query.FIELDS = fields
-                ranks = [_rank(searcher.search(q, edition=edition, limit=10)["results"], laws) for q, laws in rows]
-                top5 = sum(1 for r in ranks if r and r <= 5)
-                mrr = sum(1 / r for r in ranks if r) / len(rows)
-                print(f"{(edition or 'all editions') + ', ' + label:34}{f'{top5}/{len(rows)}':>10}{mrr:>10.3f}")
+                m = metrics([judge.rank(searcher.search(q, edition=edition, limit=5)["results"], ans)
+                             for q, ans, _ in rows])
+                print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
+                      f"{m['mrr']:>8.3f}")
     finally:
         query.FIELDS = with_index
 

@@ -19,7 +19,9 @@ call" on 23A), a field of its own that ranks high: the compilers of the index
 put those words on that provision, which is the best evidence there is that
 it answers them.
 
-Besides the Whoosh index the directory holds `meta.json`: the editions (for
+Besides the Whoosh index the directory holds `offline.json`, the same
+documents for the browser's search with no connection (search/offline.py),
+and `meta.json`: the editions (for
 choosing the newest edition of a cited provision and for the filter form) and
 the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
 and each word's term (so that highlighting need not analyse them again).
@@ -37,6 +39,7 @@ from urllib.parse import quote
 from whoosh import index as whoosh_index
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
+from search import offline
 from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
@@ -136,17 +139,29 @@ def _documents(db):
     topic_laws: dict[str, list[int]] = {}
     for r in db["topic_laws"].rows_where(order_by="topic, law"):
         topic_laws.setdefault(r["topic"], []).append(r["law"])
-    for t in db["topics"].rows_where(order_by="edition, ord"):
+    topics = list(db["topics"].rows_where(order_by="edition, ord"))
+    parents = {t["id"]: t["parent"] for t in topics}
+    for t in topics:
+        if not (t["text"] or "").strip():
+            continue  # a group heading: its sub-topics hold the text (and are searched)
+        # a sub-topic is about the laws its group is tagged with
+        laws, up = topic_laws.get(t["id"]), parents.get(t["id"])
+        while not laws and up:
+            laws, up = topic_laws.get(up), parents.get(up)
         yield dict(
             key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
-            provision=t["id"], url=topic_url(t["id"]), laws=topic_laws.get(t["id"], []), ord=t["ord"],
+            provision=t["id"], url=topic_url(t["id"]), laws=laws or [], ord=t["ord"],
             title=t["title"] or "", heading="", text=t["text"] or "", index="",
         )
 
 
 def _editions(db) -> list[dict]:
+    def present(ed: str) -> list[int]:
+        return [r[0] for r in db.execute("select number from laws where edition = ? order by number", [ed])]
+
     return [{"id": r["id"], "title": r["title"], "year": r["year"], "kind": r["kind"],
-             "family": r["family"] or r["id"], "in_force": bool(r.get("in_force"))}
+             "family": r["family"] or r["id"], "in_force": bool(r.get("in_force")),
+             "laws": present(r["id"]), "declared": json.loads(r.get("laws") or "[]")}
             for r in db["editions"].rows_where(order_by="ord")]
 
 
@@ -165,8 +180,10 @@ def build(db, out_dir: Path) -> Path:
         writer = ix.writer(procs=1, limitmb=128)
         vocabulary: Counter[str] = Counter()
         count = 0
+        docs = []
         for doc in _documents(db):
             writer.add_document(**doc)
+            docs.append(doc)
             vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"], doc["index"])))
                               if w.isalpha() and len(w) > 1)
             count += 1
@@ -175,6 +192,7 @@ def build(db, out_dir: Path) -> Path:
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        offline.write(tmp / offline.PAYLOAD, docs, meta["editions"])
         if out_dir.exists():  # outside a build only: move the old index aside first
             old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
             out_dir.rename(old)

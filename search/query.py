@@ -48,8 +48,9 @@ import re
 import threading
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from markupsafe import Markup, escape
 from rapidfuzz import process
@@ -84,6 +85,48 @@ _CITED = float("inf")
 _NO_POSTINGS: tuple[dict, dict] = ({}, {})
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """How results are ordered.  `Ranking()` is the ranking served; the
+    figures of bench/search.py compare it with `Ranking.words_only()`, the
+    ranking before the evidence below was used (issue 13).
+
+    * guide_evidence: a guide topic that matches the question is evidence for
+      the laws it is tagged with (a sub-topic, for its group's laws): their
+      provisions are raised by up to this share, in proportion to how well
+      the topic matched.  The topics themselves weigh `guide_weight`, below the
+      provisions they point to: the director rules by the Laws.
+    * definition_weight: a definition is an answer, but after the provisions.
+    * fillers: question words that say nothing of the Laws ("what", "then",
+      "when") are dropped from questions of several words.
+    * title_weight: the law's title says what the whole law is about, not
+      which provision answers; it weighs less than a provision's heading.
+    * intents: "what changed in Law 40" answers with the comparison first;
+      a citation of a law no code has ("law 99") says so instead of
+      searching the number."""
+    guide_evidence: float = 1.0
+    guide_weight: float = 0.45
+    definition_weight: float = 0.8
+    fillers: frozenset = field(default_factory=lambda: FILLERS)
+    intents: bool = True
+    title_weight: float = 1.5
+
+    @classmethod
+    def words_only(cls) -> "Ranking":
+        return cls(guide_evidence=0.0, guide_weight=KIND_WEIGHT["guide"], definition_weight=1.0,
+                   fillers=frozenset(), intents=False, title_weight=dict(FIELDS)["title"])
+
+
+# words of a question that say nothing about the Laws (query side only)
+FILLERS = frozenset("""
+what whats when how why where who whom does do did can could should would may might must
+then after about my our we us i me happens happened rule ruling
+""".split())
+_CHANGED = re.compile(r"^\s*(?:what\s+(?:has\s+|was\s+|is\s+)?)?(?:changed?|changes|differences?|new|compare|comparison)"
+                      r"\s+(?:(?:in|to|of|for)\s+)?(?:the\s+)?laws?\s*(\d{1,2})\s*\??\s*$"
+                      r"|^\s*laws?\s*(\d{1,2})\s+(?:changes|changed|differences|compared?|comparison)\s*\??\s*$", re.I)
+
+
 class IndexMissing(Exception):
     """There is no search index where one was expected."""
 
@@ -106,7 +149,8 @@ class Searcher:
     _cache_lock = threading.Lock()
     CACHE_SIZE = 3
 
-    def __init__(self, index_dir: Path):
+    def __init__(self, index_dir: Path, ranking: Ranking | None = None):
+        self.ranking = ranking or Ranking()
         self.path = Path(index_dir)
         if not whoosh_index.exists_in(str(self.path), indexname=INDEX_NAME):
             raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
@@ -127,6 +171,8 @@ class Searcher:
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
         self.in_force = next((e["id"] for e in self.code_editions if e.get("in_force")), None)
         self.main_family = self.code_editions[0]["family"] if self.code_editions else None
+        # the family whose laws the guide's topics are tagged with
+        self.guide_family = next((e["family"] for e in self.editions if e["kind"] == "guide"), self.main_family)
         # what ranking and grouping need of every document, by document number
         self.docs: list[dict] = []
         self.by_key: dict[str, int] = {}
@@ -135,7 +181,8 @@ class Searcher:
             f = reader.stored_fields(d)
             fam = self.edition_by_id.get(f["edition"], {}).get("family")
             self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
-                              "ord": f.get("ord") or 0, "family": fam})
+                              "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
+                              "laws": tuple(f.get("laws") or ())})
             self.by_key[f["key"]] = d
         self._preload()
 
@@ -172,8 +219,11 @@ class Searcher:
             message = f"Your query was long: only its first {len(text)} characters were searched."
         corrections: dict[str, str] = {}
         query_terms: list[str] = []
-        for m in WORD.finditer(text):
-            word = m[0].lower()
+        typed = [m[0].lower() for m in WORD.finditer(text)]
+        fillers = self.ranking.fillers
+        if fillers and sum(w not in fillers for w in typed) >= 1 and len(typed) > 1:
+            typed = [w for w in typed if w not in fillers]
+        for word in typed:
             t = term(word)
             if t is None:
                 continue
@@ -284,6 +334,7 @@ class Searcher:
 
     def score(self, slots: list[Slot]) -> dict[int, float]:
         """Document number -> score of the query (see the module docstring)."""
+        fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
         matched: dict[int, int] = {}
@@ -291,7 +342,7 @@ class Searcher:
             best: dict[int, float] = {}
             summed: dict[int, float] = {}
             for phrase, weight in slot.all():
-                for field, boost in FIELDS:
+                for field, boost in fields:
                     scores = (self._postings(field, phrase[0])[0] if len(phrase) == 1
                               else self._phrase(field, phrase, slop=1))
                     f = boost * weight
@@ -308,11 +359,98 @@ class Searcher:
                 totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
-            for field, _ in FIELDS:
+            for field, _ in fields:
                 together |= self._together(field, flat, slop=2)
             for d in together:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
+
+    def fields(self) -> tuple[tuple[str, float], ...]:
+        """The fields searched and their boosts, the law title's as the ranking says."""
+        return tuple((f, self.ranking.title_weight if f == "title" else b) for f, b in FIELDS)
+
+    def _guide_evidence(self, scores: dict[int, float]) -> dict[int, float]:
+        """Law number -> how much the matching guide topics point to it (0 to
+        `guide_evidence`): the best matching topic tagged with the law, as a
+        share of the best topic score of the query."""
+        share = self.ranking.guide_evidence
+        if not share:
+            return {}
+        topics = [(sc, d) for d, sc in scores.items() if self.docs[d]["kind"] == "guide" and self.docs[d]["laws"]]
+        if not topics:
+            return {}
+        top = max(sc for sc, _ in topics)
+        out: dict[int, float] = {}
+        for sc, d in topics:
+            for law in self.docs[d]["laws"]:
+                out[law] = max(out.get(law, 0.0), share * sc / top)
+        return out
+
+    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int]]]) -> list:
+        """A guide topic explains laws: when one of the laws it is tagged with
+        is found too, the topic comes right after that law's best provision
+        rather than before it."""
+        out: list = []
+        waiting: list[tuple[set, list]] = []  # (laws, group) of topics held back
+        law_at = {}
+        for i, members in enumerate(ordered):
+            doc = self.docs[members[0][1]]
+            if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                law_at.setdefault(doc["law"], i)
+        for i, members in enumerate(ordered):
+            doc = self.docs[members[0][1]]
+            if doc["kind"] == "guide" and any(law_at.get(n, -1) > i for n in doc["laws"]):
+                waiting.append(({n for n in doc["laws"] if law_at.get(n, -1) > i}, members))
+                continue
+            out.append(members)
+            if doc["kind"] == "law":
+                keep = []
+                for laws, g in waiting:
+                    if doc["law"] in laws and doc["family"] == self.guide_family:
+                        out.append(g)
+                    else:
+                        keep.append((laws, g))
+                waiting = keep
+        return out + [g for _, g in waiting]
+
+    # --- questions that are not searches --------------------------------------------
+
+    def _intent(self, text: str, edition: str | None, out: dict) -> dict | None:
+        """'what changed in Law 40' -> the comparison first; 'law 99' -> there
+        is no such law.  None when the question is neither."""
+        m = _CHANGED.match(text)
+        if m:
+            law = int(m[1] or m[2])
+            pair = self._comparison_pair(law)
+            if pair:
+                older, newer = pair
+                out["results"] = [{
+                    "edition": newer["id"], "law": law, "provision": str(law), "kind": "compare",
+                    "title": f"What changed in Law {law}", "heading": f"{older['title']} → {newer['title']}",
+                    "match": "intent", "snippet": "", "more": [], "more_count": 0,
+                    "url": f"/compare/{law}?from={quote(older['id'])}&to={quote(newer['id'])}"}]
+                out["total"], out["pages"] = 1, 1
+                return out
+        parsed = citations.parse(text)
+        if parsed:
+            law = parsed[0]
+            codes = [e for e in self.code_editions if not edition or e["id"] == edition]
+            if codes and not any(law in e.get("laws", ()) or law in e.get("declared", ()) for e in codes):
+                declared = sorted({n for e in codes for n in (e.get("declared") or e.get("laws") or ())})
+                out["message"] = (f"There is no Law {law}; the Laws run {citations.law_ranges(declared)[5:]}."
+                                  if declared else f"There is no Law {law}.")
+                return out
+        return None
+
+    def _comparison_pair(self, law: int) -> tuple[dict, dict] | None:
+        """The older code of the main family that has `law`, and the code in
+        force (else the newest) that has it."""
+        fam = [e for e in self.code_editions if e["family"] == self.main_family and law in e.get("laws", ())]
+        if len(fam) < 2:
+            return None
+        newer = fam[0]
+        older = max((e for e in fam[1:] if e["year"] < newer["year"]), key=lambda e: e["year"], default=None)
+        return (older, newer) if older else None
 
     # --- citations ----------------------------------------------------------------
 
@@ -342,6 +480,10 @@ class Searcher:
         out = {"query": prepared.text, "results": [], "suggestion": prepared.suggestion,
                "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
 
+        if self.ranking.intents and kind in (None, "law"):
+            answered = self._intent(prepared.text, edition, out)
+            if answered:
+                return answered
         cited = self.cited(prepared.text, edition) if kind in (None, "law") else None
         if not prepared.slots and cited is None:
             out["message"] = out["message"] or ("Type a citation such as 27B1, or some words "
@@ -353,11 +495,16 @@ class Searcher:
             groups[self.docs[cited]["group"]] = [(_CITED, cited)]
         if prepared.slots:
             scored = []
-            for d, score in self.score(prepared.slots).items():
+            scores = self.score(prepared.slots)
+            evidence = self._guide_evidence(scores)
+            rk = self.ranking
+            for d, score in scores.items():
                 doc = self.docs[d]
                 if (edition and doc["edition"] != edition) or (kind and doc["kind"] != kind) or d == cited:
                     continue
-                weight = KIND_WEIGHT.get(doc["kind"], 1.0)
+                weight = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
+                if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                    weight *= 1 + evidence.get(doc["law"], 0.0)
                 if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
                     weight *= OTHER_FAMILY_WEIGHT
                 if edition is None and doc["edition"] == self.in_force:
@@ -368,6 +515,8 @@ class Searcher:
                 groups.setdefault(self.docs[d]["group"], []).append((score, d))
 
         ordered = list(groups.values())
+        if self.ranking.guide_evidence:
+            ordered = self._topics_after_their_laws(ordered)
         terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
         out["total"] = len(ordered)
         out["pages"] = (len(ordered) + limit - 1) // limit

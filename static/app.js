@@ -56,7 +56,42 @@
     if (!id) return;
     var el = document.getElementById(id);
     if (el) el.setAttribute("tabindex", "-1");
+    showContext(el);
     pointInForce(el);
+  }
+
+  /* Landing on a provision deep in a law: the law, its parent headings and the
+     provision together on the first screen.  A line naming the law and the
+     headings above the provision is put just before it, and the page scrolled
+     so that line sits under the header. */
+  function showContext(el) {
+    var old = document.querySelector(".landing");
+    if (old) old.parentNode.removeChild(old);
+    if (!el || !el.classList || !el.classList.contains("prov")) return;
+    var h1 = document.querySelector(".law-head h1");
+    if (!h1) return;
+    var box = document.createElement("nav");
+    box.className = "landing";
+    box.setAttribute("aria-label", "Where this provision stands");
+    var top = document.createElement("a");
+    top.href = "#law-top";
+    top.className = "landing-law";
+    top.textContent = (h1.querySelector(".law-num") ? h1.querySelector(".law-num").firstChild.textContent.trim() : "") +
+      " " + (h1.querySelector(".law-title") ? h1.querySelector(".law-title").textContent.trim() : "");
+    box.appendChild(top);
+    (el.dataset.parents || "").split(" ").filter(Boolean).forEach(function (pid) {
+      var p = document.getElementById(pid);
+      if (!p) return;
+      var head = p.querySelector(":scope > h2, :scope > h3");
+      var a = document.createElement("a");
+      a.href = "#" + encodeURIComponent(pid).replace(/%28/g, "(").replace(/%29/g, ")");
+      a.textContent = head ? head.textContent.trim() : pid;
+      box.appendChild(a);
+    });
+    el.parentNode.insertBefore(box, el);
+    var header = document.querySelector("header.site");
+    var y = box.getBoundingClientRect().top + window.pageYOffset - (header ? header.offsetHeight : 0) - 4;
+    window.scrollTo(0, Math.max(0, y));
   }
 
   /* On an older code's page, the banner links the law in the code in force;
@@ -71,18 +106,21 @@
   }
   window.addEventListener("hashchange", highlight);
   highlight();
+  /* the browser scrolls to the fragment again once the page has loaded */
+  window.addEventListener("load", function () { if (location.hash) setTimeout(highlight, 0); });
 
-  /* --- copy a provision's address ------------------------------------------------ */
+  /* --- copy a provision's citation and link ------------------------------------------ */
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a.cite");
     if (!a || !navigator.clipboard || e.metaKey || e.ctrlKey || e.shiftKey) return;
     e.preventDefault();
     var url = new URL(a.getAttribute("href"), location.href).href;
-    navigator.clipboard.writeText(url).then(function () {
-      say("Copied the link to " + (a.dataset.cite || "this provision"));
+    var cite = a.dataset.cite || "";
+    navigator.clipboard.writeText(cite ? cite + "\n" + url : url).then(function () {
+      say("Copied: " + (cite || url));
       a.classList.add("copied");
-      setTimeout(function () { a.classList.remove("copied"); }, 1500);
-    }, function () { location.assign(url); });
+      setTimeout(function () { a.classList.remove("copied"); }, 2500);
+    }, function () { say("Could not copy: " + (cite ? cite + " " : "") + url, true); });
     history.replaceState(null, "", a.getAttribute("href"));
   });
 

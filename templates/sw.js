@@ -5,7 +5,8 @@
 var VERSION = {{ version|tojson }};
 var CACHE = "lawbook-" + VERSION;
 var ASSETS = {{ assets|tojson }};
-var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/rulings/auction.json"];
+var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/offline/search.json",
+            "/rulings/auction.json"];
 
 importScripts(ASSETS.filter(function (a) { return /\/cite\.[0-9a-f]+\.js$/.test(a); })[0]);
 
@@ -98,7 +99,7 @@ self.addEventListener("fetch", function (event) {
   }
   if (path === "/api/search") {
     event.respondWith(fetch(request).catch(function () {
-      return new Response(JSON.stringify({ error: "Search needs a connection: you are offline." }),
+      return new Response(JSON.stringify({ error: "You are offline: the search page searches this device (/search)." }),
         { status: 503, headers: { "Content-Type": "application/json" } });
     }));
     return;

@@ -54,3 +54,58 @@ def test_dev_questions_top5(searcher):
 ])
 def test_the_issues_examples(searcher, query, law):
     assert answered(searcher.search(query, limit=5)["results"], {law} | ({53, 55, 56} if law == 54 else set()))
+
+
+# --- the question set, at the provision level (issue 13) ----------------------------
+
+@pytest.fixture(scope="module")
+def judged(searcher, db):
+    from search.evaluate import Judge, load as load_questions
+
+    judge = Judge(db)
+    rows = load_questions()
+    return rows, judge, [judge.rank(searcher.search(q, limit=5)["results"], ans) for q, ans, _ in rows]
+
+
+def test_question_set_is_large_and_well_formed(judged):
+    rows, _, _ = judged
+    assert len(rows) >= 100
+    assert len({q.lower() for q, _, _ in rows}) == len(rows), "a question is listed twice"
+
+
+def test_question_set_floor(judged, searcher):
+    """The served ranking answers most questions with the first result, and
+    beats the ranking before the evidence was used (measured in the same run)."""
+    from search.evaluate import metrics
+    from search.query import Ranking
+
+    rows, judge, ranks = judged
+    m = metrics(ranks)
+    assert m["hit@1"] >= 0.7 and m["hit@5"] >= 0.85, m
+    before = Searcher(searcher.path, Ranking.words_only())
+    b = metrics([judge.rank(before.search(q, limit=5)["results"], ans) for q, ans, _ in rows])
+    assert m["mrr"] > b["mrr"], (m, b)
+
+
+@pytest.mark.parametrize("query, first", [
+    ("insufficient bid", ("27",)), ("lead out of turn", ("53", "54", "55", "56")),
+    ("hesitated partner bid", ("16B", "73C")),
+])
+def test_the_issues_examples_first(searcher, db, query, first):
+    from search.evaluate import Judge
+
+    results = searcher.search(query, limit=5)["results"]
+    assert Judge(db).rank(results, first, limit=1) == 1, [(r["edition"], r["provision"]) for r in results]
+
+
+def test_what_changed_answers_with_the_comparison(searcher):
+    for q in ("what changed in Law 40", "law 40 changes", "What has changed in law 40?"):
+        r = searcher.search(q)["results"][0]
+        assert (r["kind"], r["law"]) == ("compare", 40), q
+        assert r["url"].startswith("/compare/40?from=2007&to=2017")
+
+
+def test_a_law_that_does_not_exist(searcher):
+    out = searcher.search("law 99")
+    assert out["results"] == [] and out["message"] == "There is no Law 99; the Laws run 1–93."
+    assert searcher.search("27B1")["results"][0]["provision"] == "27B1"  # a real law is still cited

@@ -215,6 +215,14 @@ class LawPage:
         variants: dict[str, list[dict]] = {}
         for v in law.get("variants", []):
             variants.setdefault(v["provision"], []).append(dict(v, kind_words=VARIANT_WORDS.get(v["kind"], v["kind"])))
+        by_id = {p["id"]: p for p in law["provisions"]}
+        parents: dict[str, list[str]] = {}
+        for p in law["provisions"]:
+            chain, up = [], p["parent"]
+            while up in by_id and by_id[up]["depth"] > 0:
+                chain.insert(0, up)
+                up = by_id[up]["parent"]
+            parents[p["id"]] = chain
         provisions = []
         for p in law["provisions"]:
             own = marks.get(p["id"], [])
@@ -229,7 +237,10 @@ class LawPage:
                 "html": render.text_html(p["text"], refs.get((p["id"], "text")), edition=ed["id"],
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
-                "history": history.get(p["id"], []),
+                "history": [h for h in history.get(p["id"], []) if h["family"] == ed["family"]],
+                "history_apart": [h for h in history.get(p["id"], []) if h["family"] != ed["family"]],
+                "parents": " ".join(parents.get(p["id"], [])),
+                "cite": f"Law {p['id']} ({cite_name(ed)})",
                 "in_force_href": self._counterpart_href(in_force, p["id"], history.get(p["id"], [])),
                 "variants": variants.get(p["id"], []),
             })
@@ -275,6 +286,11 @@ class LawPage:
             "terms_note": self.terms.note if self.terms else None,
             "in_force": in_force,
             "witnesses": self._witnesses(law, variants),
+            "outline": [{"id": p["id"], "label": p["label_text"], "url": p["url"],
+                         "heading": p["heading"] or _first_words(p["text"])}
+                        for p in provisions if p["depth"] == 1],
+            "cite": f"Law {n} ({cite_name(ed)})",
+            "built": _built_date(),
             "index": [dict(e, to_href=render.law_url(ed["id"], n, e["to"])) for e in _index_by_law(ed["id"]).get(n, [])],
         }
 
@@ -332,15 +348,38 @@ class LawPage:
         build time): provision id -> [{edition, year, href, provision, status, compare}]."""
         ed, n = self.edition["id"], self.law["number"]
         out: dict[str, list[dict]] = {}
+        families = {e["id"]: e["family"] for e in _editions()}
         for pid, entries in compare.history(get_db(), ed, n).items():
             for h in entries:
                 older, newer = sorted([(h["year"], h["edition"]), (self.edition["year"], ed)])
                 out.setdefault(pid, []).append({
-                    **h,
+                    **h, "family": families.get(h["edition"], h["edition"]),
                     "href": render.law_url(h["edition"], n, h["provision"]) if h["provision"] else None,
                     "compare": f"/compare/{n}?" + urlencode({"from": older[1], "to": newer[1]}),
                 })
         return out
+
+
+def cite_name(ed: dict) -> str:
+    """How a citation names an edition: 'Laws of Duplicate Bridge 2017' ->
+    '2017 Laws of Duplicate Bridge' (the year first, as directors say it)."""
+    year = str(ed.get("year") or "")
+    title = re.sub(r"\s+", " ", (ed.get("title") or "").replace(year, "")).strip(" ,")
+    title = re.sub(r"\s+([,)])", r"\1", title)
+    return f"{year} {title}".strip()
+
+
+def _first_words(text: str | None, n: int = 8) -> str:
+    words = (text or "").split()
+    return " ".join(words[:n]) + ("…" if len(words) > n else "")
+
+
+def _built_date() -> str:
+    """The date the served store was built from the corpus (for printouts)."""
+    def compute():
+        row = get_db().execute("select value from meta where key = 'built_at'").fetchone()
+        return (row[0] or "")[:10] if row else ""
+    return cached("built_date", compute)
 
 
 # how a variant reading's kind (laws/witness.py) is named to readers
@@ -521,7 +560,10 @@ def topic(topic_id: str):
     nav = {"prev": _topic_titles()[all_topics[i - 1]] if i > 0 else None,
            "next": _topic_titles()[all_topics[i + 1]] if 0 <= i < len(all_topics) - 1 else None}
     t = dict(t, title=render.nice_title(t["title"]))
+    # a group heading ("Revokes") has no text of its own: it is a chapter, and lists its sub-topics
+    subtopics = [x for x in _topic_titles().values() if x.get("parent") == t["id"]]
     return render_template("topic.html", topic=t, html=html, laws=laws, guide_edition=guide_ed, nav=nav,
+                           subtopics=subtopics,
                            parent=_topic_titles().get(t["parent"]) if t["parent"] else None)
 
 

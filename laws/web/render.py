@@ -11,7 +11,8 @@ never has to be re-parsed):
   (the law page also lists them with their reasons, for phones);
 * footnote marks link to their footnote;
 * defined terms link to their definition, the first use of each term in each
-  provision only, so the text does not turn into a sea of links.  Terms are
+  provision only, and never the everyday words of the game (`QUIET_TERMS`),
+  so the text does not turn into a sea of links.  Terms are
   matched case-insensitively on word boundaries (a plural "s" allowed),
   longest first, never inside another link.
 
@@ -74,6 +75,20 @@ def cite_label(pid: str) -> str:
     return f"Law {pid}" if pid[:1].isdigit() else pid
 
 
+# Defined terms never linked in running text (reviewed for issue 13).  These
+# are the everyday words of the game: nearly every provision uses them, most
+# often in their plain sense ("deviations lead to implicit understandings",
+# "team play"), and a reader at the table knows them.  A dotted link under
+# each would bury the terms that do need their definition (Irregularity,
+# Extraneous, Psychic call, Presumed Declarer, Visible Card ...).  Their
+# definitions stay on the definitions page and in search.
+QUIET_TERMS = frozenset("""
+auction bid board call cancelled contestant contract deal declarer defender double dummy event game hand
+lead opponent pack partner pass penalty play redouble retracted round session side suit team tournament
+trick trump turn withdrawn
+""".split())
+
+
 @dataclass
 class Terms:
     """The defined terms of an edition, as one pattern (longest first)."""
@@ -84,6 +99,7 @@ class Terms:
     pattern: re.Pattern | None = field(default=None, repr=False)
 
     def __post_init__(self):
+        self.terms = {t: d for t, d in self.terms.items() if t not in QUIET_TERMS}
         if self.terms and self.pattern is None:
             alts = sorted(self.terms, key=len, reverse=True)
             self.pattern = re.compile(

@@ -264,6 +264,19 @@ def init_app(app) -> None:
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
+    @app.get("/offline/search.json")
+    def offline_search_json():
+        # written by the build beside the search index (search/offline.py)
+        def read():
+            path = build_dir() / "index" / "offline.json"
+            return path.read_bytes() if path.exists() else None
+        body = cached("offline_search", read)
+        if body is None:
+            abort(404)
+        resp = Response(body, mimetype="application/json")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
     @app.get("/offline/pages.json")
     def offline_pages_json():
         resp = Response(json.dumps({"version": store_version(), "pages": offline_pages()}),

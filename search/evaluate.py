@@ -1,0 +1,112 @@
+"""Judging a ranking against the question set (bench/questions.tsv).
+
+    questions = load()                       # [(question, answers, kind)]
+    judge = Judge(db)                        # reads the editions' alignment from the store
+    judge.rank(results, answers)             # 1-based rank of the first right result, or None
+    metrics([ranks])                         # {"hit@1", "hit@5", "mrr", "n"}
+
+A result is right at the provision level: its provision is one of the
+answers, or inside one ("27B" is answered by 27B1(a)).  The answers are
+2017 ids, the code in force; a 2007 result counts when the build's
+alignment of 2007 with 2017 pairs it with an answer (2007 16C is 2017 16D),
+and, for a law the store has no 2017 text of, when its id is an answer.
+Guide topics, definitions and the rubber code never count: the director
+rules by a duplicate code.  Two special answers: `compare:<law>` (a
+comparison of that law comes first) and `none` (no result at all, as for
+a law that does not exist).
+
+Used by bench/search.py (the figures) and tests/test_search_relevance.py
+(the floor), so both judge alike.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "bench" / "questions.tsv"
+IN_FORCE = "2017"
+OLDER = ("2007",)
+
+
+def load(path: Path = QUESTIONS) -> list[tuple[str, tuple[str, ...], str]]:
+    rows = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
+            raise ValueError(f"{path}, line {n}: expected 'question<TAB>provisions[<TAB>kind]'")
+        answers = tuple(a.strip() for a in parts[1].split(",") if a.strip())
+        rows.append((parts[0].strip(), answers, parts[2].strip() if len(parts) > 2 else ""))
+    return rows
+
+
+def inside(pid: str, answer: str) -> bool:
+    """True when provision `pid` is `answer` or one of its sub-provisions."""
+    if pid == answer:
+        return True
+    if not pid.startswith(answer):
+        return False
+    rest = pid[len(answer):]
+    # 27B is inside 27 and 27B1 inside 27B, but 27 is not inside 2 nor 12C1 inside 12C1(b)'s sibling 12C10
+    last = answer[-1]
+    return bool(re.match(r"[A-H(.]" if last.isdigit() or last == ")" else r"[0-9(.]", rest))
+
+
+class Judge:
+    def __init__(self, db):
+        self.to_2017: dict[str, set[str]] = {}
+        self.laws_2017: set[int] = set()
+        for r in db.execute("select distinct law from provisions where edition = ?", [IN_FORCE]):
+            self.laws_2017.add(r[0])
+        for r in db.execute("select from_provisions, to_provisions, from_provision, to_provision from alignments "
+                            "where from_edition = '2007' and to_edition = ?", [IN_FORCE]):
+            froms = json.loads(r[0] or "[]") or ([r[2]] if r[2] else [])
+            tos = json.loads(r[1] or "[]") or ([r[3]] if r[3] else [])
+            for f in froms:
+                self.to_2017.setdefault(f, set()).update(tos)
+
+    def right(self, result: dict, answers: tuple[str, ...]) -> bool:
+        kind = result.get("kind")
+        if kind == "compare":
+            return f"compare:{result.get('law')}" in answers
+        if kind != "law":
+            return False
+        ed, pid = result.get("edition"), result.get("provision") or ""
+        if ed == IN_FORCE:
+            ids = {pid}
+        elif ed in OLDER:
+            law = int(re.match(r"\d+", pid)[0]) if re.match(r"\d+", pid) else None
+            ids = set(self.to_2017.get(pid, ())) if law in self.laws_2017 else {pid}
+            if law in self.laws_2017 and not ids:
+                # a provision with no counterpart of its own: judged by its nearest aligned ancestor
+                for anc in _ancestors(pid):
+                    if anc in self.to_2017:
+                        ids = set(self.to_2017[anc])
+                        break
+        else:
+            return False
+        return any(inside(i, a) for i in ids for a in answers)
+
+    def rank(self, results: list[dict], answers: tuple[str, ...], limit: int = 5) -> int | None:
+        if answers == ("none",):
+            return 1 if not results else None
+        for i, r in enumerate(results[:limit], 1):
+            if self.right(r, answers):
+                return i
+        return None
+
+
+def _ancestors(pid: str) -> list[str]:
+    parts = re.findall(r"^\d+|\([^()]+\)|[A-H]|\.\d+|\d+", pid)
+    return ["".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+
+
+def metrics(ranks: list[int | None]) -> dict:
+    n = len(ranks)
+    return {"n": n,
+            "hit@1": sum(r == 1 for r in ranks) / n if n else 0.0,
+            "hit@5": sum(r is not None and r <= 5 for r in ranks) / n if n else 0.0,
+            "mrr": sum(1 / r for r in ranks if r) / n if n else 0.0}

@@ -1,0 +1,66 @@
+"""The offline search's payload: `offline.json`, written beside the Whoosh index
+at build time and served as /offline/search.json.
+
+The browser indexes it with MiniSearch (static/vendor/minisearch.js) and
+ranks it with static/search.js the way search/query.py ranks on the server,
+so the two agree as far as they can (bench/search.py measures how far):
+
+* `docs`: every document of the Whoosh index (provisions, definitions, guide
+  topics) with the fields it is searched on and what a result shows;
+* `terms`: every word of the corpus (and of the directors' vocabulary) with
+  its index term, as search/analysis.py makes it (spelling folded, stemmed,
+  stop words null), so the browser analyses text exactly as the server
+  without a stemmer of its own;
+* `synonyms`: the directors' vocabulary (search/synonyms.txt) as terms;
+* `ranking`: the field boosts and weights of search/query.py's `Ranking`;
+* `editions`: what the ranking and the citations need.
+
+What it weighs is printed by bench/search.py (raw and compressed).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from search.analysis import NUMBER_WORDS, SUITS, term, words
+from search.synonyms import EXPANSION_WEIGHT, SYNONYMS_FILE, synonyms
+
+PAYLOAD = "offline.json"
+FIELDS = ("title", "heading", "text", "index")
+
+
+def payload(docs: list[dict], editions: list[dict]) -> dict:
+    from search import query  # the ranking's constants (query imports the index module)
+
+    rk = query.Ranking()
+    vocab: set[str] = set(NUMBER_WORDS) | set(SUITS) | set(rk.fillers)
+    out_docs = []
+    for d in docs:
+        fields = [d.get(f) or "" for f in FIELDS]
+        for f in fields:
+            vocab.update(words(f))
+        out_docs.append([d["kind"], d["edition"], d.get("law"), d["provision"], d["url"], d["group"],
+                         list(d.get("laws") or []), d.get("ord") or 0, *fields])
+    vocab.update(words(Path(SYNONYMS_FILE).read_text(encoding="utf-8")))
+    syn = synonyms()
+    return {
+        "columns": ["kind", "edition", "law", "provision", "url", "group", "laws", "ord", *FIELDS],
+        "docs": out_docs,
+        "terms": {w: term(w) for w in sorted(vocab)},
+        "synonyms": [[list(k), [list(a) for a in alts]] for k, alts in syn.entries.items()],
+        "ranking": {
+            "boost": {f: (rk.title_weight if f == "title" else b) for f, b in query.FIELDS},
+            "expansion": EXPANSION_WEIGHT, "all_terms_bonus": query.ALL_TERMS_BONUS,
+            "other_family": query.OTHER_FAMILY_WEIGHT, "in_force": query.IN_FORCE_WEIGHT,
+            "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
+            "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),
+            "max_terms": query.MAX_TERMS,
+        },
+        "editions": [{k: e.get(k) for k in ("id", "title", "year", "kind", "family", "in_force", "laws", "declared")}
+                     for e in editions],
+    }
+
+
+def write(path: Path, docs: list[dict], editions: list[dict]) -> None:
+    Path(path).write_text(json.dumps(payload(docs, editions), ensure_ascii=False, separators=(",", ":")),
+                          encoding="utf-8")

@@ -1,0 +1,300 @@
+/* Search with no connection: the documents of /offline/search.json indexed by
+   MiniSearch (static/vendor/minisearch.js) and ranked the way the server
+   ranks them (search/query.py; search/offline.py says what the payload holds):
+   - words are analysed by the server's own table (word -> term), so spelling,
+     stemming and stop words are the server's;
+   - the directors' vocabulary expands the words, an expansion counting less;
+   - each word of the question scores its best alternative; a document scores
+     the sum, scaled by the share of the words it has, doubled when it has all;
+   - guide topics that match point to the laws they are tagged with; topics and
+     definitions come after provisions, another family's code after the
+     duplicate codes, the code in force first;
+   - results are grouped one per law, headed by its best provision;
+   - a citation (27B1) comes first, "what changed in Law 40" gives the
+     comparison, and a law no code has says so.
+   Works in the page and in a test harness: LawbookSearch.create(payload). */
+(function (root) {
+  "use strict";
+  var WORD = /[\p{L}\p{N}]+(?:['’‘`][\p{L}\p{N}]+)*['’]?|[♠♤♥♡♦♢♣♧]/gu;
+  var CHANGED = /^\s*(?:what\s+(?:has\s+|was\s+|is\s+)?)?(?:changed?|changes|differences?|new|compare|comparison)\s+(?:(?:in|to|of|for)\s+)?(?:the\s+)?laws?\s*(\d{1,2})\s*\??\s*$|^\s*laws?\s*(\d{1,2})\s+(?:changes|changed|differences|compared?|comparison)\s*\??\s*$/i;
+
+  function words(text) { return (String(text || "").match(WORD) || []).map(function (w) { return w.toLowerCase(); }); }
+
+  function Engine(payload) {
+    var self = this;
+    var cols = payload.columns;
+    this.terms = payload.terms;
+    this.rk = payload.ranking;
+    this.editions = payload.editions;
+    this.fillers = new Set(this.rk.fillers);
+    this.docs = payload.docs.map(function (row, i) {
+      var d = { id: i };
+      cols.forEach(function (c, j) { d[c] = row[j]; });
+      return d;
+    });
+    this.byKey = {};
+    this.docs.forEach(function (d) { if (d.kind === "law") self.byKey[d.edition + "|" + d.provision] = d; });
+    this.edition = {};
+    this.editions.forEach(function (e) { self.edition[e.id] = e; });
+    this.codes = this.editions.filter(function (e) { return e.kind === "code"; })
+      .sort(function (a, b) { return (b.in_force ? 1 : 0) - (a.in_force ? 1 : 0) || b.year - a.year; });
+    this.inForce = (this.codes.filter(function (e) { return e.in_force; })[0] || {}).id;
+    this.mainFamily = this.codes.length ? this.codes[0].family : null;
+    var guide = this.editions.filter(function (e) { return e.kind === "guide"; })[0];
+    this.guideFamily = guide ? guide.family : this.mainFamily;
+    this.synonyms = new Map();
+    this.longest = 0;
+    payload.synonyms.forEach(function (e) {
+      self.synonyms.set(e[0].join(" "), e[1]);
+      self.longest = Math.max(self.longest, e[0].length);
+    });
+    this.ms = new root.MiniSearch({
+      fields: ["title", "heading", "text", "index"],
+      storeFields: [],
+      tokenize: words,
+      processTerm: function (w) { return self.term(w); }
+    });
+    this.ms.addAll(this.docs);
+  }
+
+  /* A typed word as the index knows it (null: a stop word). */
+  Engine.prototype.term = function (w) {
+    if (Object.prototype.hasOwnProperty.call(this.terms, w)) return this.terms[w];
+    var x = w.replace(/['’‘`]s$/, "").replace(/['’‘`]/g, "");
+    if (x !== w && Object.prototype.hasOwnProperty.call(this.terms, x)) return this.terms[x];
+    var m = /^(\d+)(?:st|nd|rd|th)$/.exec(x);
+    return m ? m[1] : x;
+  };
+
+  /* The question's terms in slots (search/synonyms.py `expand`). */
+  Engine.prototype.slots = function (q) {
+    var self = this;
+    var typed = words(q);
+    var kept = typed.filter(function (w) { return !self.fillers.has(w); });
+    if (typed.length > 1 && kept.length) typed = kept;
+    var terms = [];
+    typed.forEach(function (w) { var t = self.term(w); if (t && terms.length < self.rk.max_terms) terms.push(t); });
+    var slots = [], i = 0;
+    while (i < terms.length) {
+      var found = false;
+      for (var size = Math.min(this.longest, terms.length - i); size > 0; size--) {
+        var key = terms.slice(i, i + size);
+        var alts = this.synonyms.get(key.join(" "));
+        if (alts) { slots.push({ typed: key, alts: alts }); i += size; found = true; break; }
+      }
+      if (!found) { slots.push({ typed: [terms[i]], alts: [] }); i++; }
+    }
+    return slots;
+  };
+
+  Engine.prototype.score = function (slots) {
+    var self = this, totals = new Map(), matched = new Map();
+    var boost = this.rk.boost;
+    slots.forEach(function (slot) {
+      var best = new Map();
+      [[slot.typed, 1]].concat(slot.alts.map(function (a) { return [a, self.rk.expansion]; })).forEach(function (pair) {
+        var phrase = pair[0], weight = pair[1];
+        var found = self.ms.search({ combineWith: "AND", queries: phrase }, {
+          boost: boost, processTerm: function (t) { return t; },
+          fuzzy: function (t) { return self.isKnown(t) ? false : 0.25; },
+          prefix: false
+        });
+        found.forEach(function (r) {
+          var v = r.score * weight;
+          if (v > (best.get(r.id) || 0)) best.set(r.id, v);
+        });
+      });
+      best.forEach(function (v, id) {
+        totals.set(id, (totals.get(id) || 0) + v);
+        matched.set(id, (matched.get(id) || 0) + 1);
+      });
+    });
+    var n = slots.length;
+    if (n > 1) {
+      totals.forEach(function (v, id) {
+        var m = matched.get(id);
+        totals.set(id, v * (m / n) * (m === n ? 1 + self.rk.all_terms_bonus : 1));
+      });
+    }
+    return totals;
+  };
+
+  Engine.prototype.isKnown = function (t) {
+    if (!this._known) {
+      var k = new Set();
+      for (var w in this.terms) if (this.terms[w]) k.add(this.terms[w]);
+      this._known = k;
+    }
+    return this._known.has(t) || /^\d+$/.test(t) || t.length <= 3;
+  };
+
+  Engine.prototype.cited = function (q, edition) {
+    var C = root.LawbookCite;
+    var parsed = C && C.parse(q);
+    if (!parsed) return null;
+    var eds = this.codes.filter(function (e) { return !edition || e.id === edition; });
+    var cands = C.candidates(parsed[1]);
+    for (var i = 0; i < cands.length; i++) {
+      for (var j = 0; j < eds.length; j++) {
+        var d = this.byKey[eds[j].id + "|" + cands[i]];
+        if (d) return d;
+      }
+    }
+    return null;
+  };
+
+  function lawRanges(ns) {
+    ns = ns.slice().sort(function (a, b) { return a - b; });
+    var out = [], start = ns[0], prev = ns[0];
+    for (var i = 1; i <= ns.length; i++) {
+      var n = ns[i];
+      if (n === prev + 1) { prev = n; continue; }
+      out.push(prev !== start ? start + "–" + prev : String(start));
+      start = prev = n;
+    }
+    return out.join(", ");
+  }
+
+  Engine.prototype.intent = function (q, edition) {
+    var m = CHANGED.exec(q);
+    if (m) {
+      var law = parseInt(m[1] || m[2], 10), self = this;
+      var fam = this.codes.filter(function (e) { return e.family === self.mainFamily && e.laws.indexOf(law) >= 0; });
+      if (fam.length >= 2) {
+        var newer = fam[0];
+        var older = fam.slice(1).filter(function (e) { return e.year < newer.year; })
+          .sort(function (a, b) { return b.year - a.year; })[0];
+        if (older) {
+          return { results: [{ kind: "compare", edition: newer.id, law: law, provision: String(law),
+            title: "What changed in Law " + law, heading: older.title + " → " + newer.title, snippet: "", more: [],
+            url: "/compare/" + law + "?from=" + encodeURIComponent(older.id) + "&to=" + encodeURIComponent(newer.id) }],
+            message: null };
+        }
+      }
+    }
+    var parsed = root.LawbookCite && root.LawbookCite.parse(q);
+    if (parsed) {
+      var n = parsed[0];
+      var codes = this.codes.filter(function (e) { return !edition || e.id === edition; });
+      var has = codes.some(function (e) { return e.laws.indexOf(n) >= 0 || (e.declared || []).indexOf(n) >= 0; });
+      if (codes.length && !has) {
+        var declared = new Set();
+        codes.forEach(function (e) { (e.declared && e.declared.length ? e.declared : e.laws).forEach(function (x) { declared.add(x); }); });
+        return { results: [], message: "There is no Law " + n + "; the Laws run " + lawRanges(Array.from(declared)) + "." };
+      }
+    }
+    return null;
+  };
+
+  /* {results: [{kind, edition, law, provision, title, heading, url, snippet, more}], message} */
+  Engine.prototype.search = function (q, opts) {
+    opts = opts || {};
+    var limit = opts.limit || 10, edition = opts.edition || null, kind = opts.kind || null, self = this;
+    q = String(q || "").normalize("NFKC").slice(0, 300);
+    if (!kind || kind === "law") {
+      var answered = this.intent(q, edition);
+      if (answered) return answered;
+    }
+    var cited = (!kind || kind === "law") ? this.cited(q, edition) : null;
+    var slots = this.slots(q);
+    var scored = [];
+    if (slots.length) {
+      var scores = this.score(slots);
+      var evidence = new Map(), topTopic = 0;
+      scores.forEach(function (sc, id) {
+        var d = self.docs[id];
+        if (d.kind === "guide" && d.laws.length) topTopic = Math.max(topTopic, sc);
+      });
+      if (topTopic && this.rk.guide_evidence) {
+        scores.forEach(function (sc, id) {
+          var d = self.docs[id];
+          if (d.kind !== "guide") return;
+          d.laws.forEach(function (law) {
+            evidence.set(law, Math.max(evidence.get(law) || 0, self.rk.guide_evidence * sc / topTopic));
+          });
+        });
+      }
+      scores.forEach(function (sc, id) {
+        var d = self.docs[id];
+        if ((edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
+        var w = d.kind === "guide" ? self.rk.guide_weight : d.kind === "definition" ? self.rk.definition_weight : 1;
+        if (d.kind === "law" && self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily) {
+          w *= 1 + (evidence.get(d.law) || 0);
+        }
+        if (!edition && d.kind === "law" && self.edition[d.edition] && self.edition[d.edition].family !== self.mainFamily) w *= self.rk.other_family;
+        if (!edition && d.edition === self.inForce) w *= self.rk.in_force;
+        scored.push([sc * w, -d.ord, id]);
+      });
+      scored.sort(function (a, b) { return b[0] - a[0] || b[1] - a[1] || b[2] - a[2]; });
+    }
+    var groups = new Map();
+    if (cited) groups.set(cited.group, [cited]);
+    scored.forEach(function (s) {
+      var d = self.docs[s[2]];
+      if (!groups.has(d.group)) groups.set(d.group, []);
+      groups.get(d.group).push(d);
+    });
+    var ordered = Array.from(groups.values());
+    if (this.rk.guide_evidence) ordered = this.topicsAfterTheirLaws(ordered);
+    var terms = new Set();
+    slots.forEach(function (s) { [s.typed].concat(s.alts).forEach(function (a) { a.forEach(function (t) { terms.add(t); }); }); });
+    var results = [];
+    ordered.forEach(function (members) {
+      if (results.length >= limit) return;
+      var d = members[0];
+      results.push({ kind: d.kind, edition: d.edition, law: d.law, provision: d.provision, url: d.url,
+        title: d.title, heading: d.heading, snippet: self.snippet(d.text, terms),
+        match: d === cited ? "citation" : "words",
+        more: members.slice(1, 4).map(function (o) { return { edition: o.edition, provision: o.provision, url: o.url }; }) });
+    });
+    var message = null;
+    if (!results.length) message = slots.length || cited ? "Nothing found. Try other words, or a citation such as 27B1."
+      : "Type a citation such as 27B1, or some words such as: lead out of turn.";
+    return { results: results, total: groups.size, message: message };
+  };
+
+  /* A guide topic comes right after the best provision of a law it explains
+     (search/query.py `_topics_after_their_laws`). */
+  Engine.prototype.topicsAfterTheirLaws = function (ordered) {
+    var self = this, lawAt = new Map(), out = [], waiting = [];
+    var inGuideFamily = function (d) { return self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily; };
+    ordered.forEach(function (m, i) {
+      var d = m[0];
+      if (d.kind === "law" && inGuideFamily(d) && !lawAt.has(d.law)) lawAt.set(d.law, i);
+    });
+    ordered.forEach(function (m, i) {
+      var d = m[0];
+      if (d.kind === "guide") {
+        var later = d.laws.filter(function (n) { return (lawAt.has(n) ? lawAt.get(n) : -1) > i; });
+        if (later.length) { waiting.push([new Set(later), m]); return; }
+      }
+      out.push(m);
+      if (d.kind === "law") {
+        waiting = waiting.filter(function (w) {
+          if (w[0].has(d.law) && inGuideFamily(d)) { out.push(w[1]); return false; }
+          return true;
+        });
+      }
+    });
+    return out.concat(waiting.map(function (w) { return w[1]; }));
+  };
+
+  /* Plain text around the first matched word (the page escapes it). */
+  Engine.prototype.snippet = function (text, terms) {
+    text = String(text || "");
+    var self = this, first = -1;
+    WORD.lastIndex = 0;
+    var m;
+    while ((m = WORD.exec(text))) {
+      if (terms.has(self.term(m[0].toLowerCase()))) { first = m.index; break; }
+    }
+    var start = first > 60 ? text.lastIndexOf(" ", first - 40) + 1 : 0;
+    var out = text.slice(start, start + 200);
+    return (start ? "…" : "") + out + (start + 200 < text.length ? "…" : "");
+  };
+
+  root.LawbookSearch = {
+    create: function (payload) { return new Engine(payload); },
+    words: words
+  };
+})(typeof self !== "undefined" ? self : this);
