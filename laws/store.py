@@ -65,7 +65,7 @@ def create(path: Path) -> sqlite_utils.Database:
         "provisions": str, "score": float, "date": str, "line": int, "text": str,
     }, pk="id", foreign_keys=[("source", "sources", "file"), ("edition", "editions", "id")])
     db["attestations"].create({
-        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment'
+        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment' | 'witness'
     }, pk=("edition", "law", "source"), foreign_keys=[("source", "sources", "file")])
     db["corrections"].create({
         "id": int, "source": str, "edition": str, "location": str, "raw": str, "corrected": str,
@@ -150,6 +150,11 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     attested = sorted({f.law for f in parsed.fragments if f.kind == "law" and f.law})
     db["attestations"].insert_all(({"edition": ed, "law": n, "source": src, "how": "fragment"}
                                    for n in attested), ignore=True)
+    _write_corrections(db, parsed)
+
+
+def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+    src, ed = parsed.file, parsed.edition
     db["corrections"].insert_all([{
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
@@ -168,12 +173,29 @@ def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) ->
         [edition, *laws])}
 
 
+def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
+    """Every parsed source, each as its kind asks (a witness attests, it does
+    not give the text).  Witnesses come after the codes (the build's order),
+    so their readings are compared with the main text already written."""
+    kinds = {s.file: s.kind for s in manifest.sources}
+    for parsed in results:
+        if kinds[parsed.file] == "witness":
+            from laws.witness import variants  # build time only
+            main = provision_texts(db, parsed.edition, [law.number for law in parsed.laws])
+            write_witness(db, parsed, variants(main, parsed))
+        else:
+            write_parsed(db, parsed)
+
+
 def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
-    """A witness's laws are not the edition's text: record that it attests
-    them, and its variant readings (laws.witness.Variant) against the main text."""
+    """A second transcription of laws whose text another source gives: it
+    attests them (one `attestations` row per law, how = 'witness'), its
+    corrections are kept, and its variant readings (laws.witness.Variant)
+    against the main text; its laws and provisions are not stored."""
     ed, src = parsed.edition, parsed.file
     db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
                                    for law in parsed.laws), ignore=True)
+    _write_corrections(db, parsed)
     db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
                                "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
                               for v in variants)
