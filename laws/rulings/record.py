@@ -50,6 +50,16 @@ def provision_texts(conn, edition: str, ids) -> list[dict]:
     return out
 
 
+def cited(ruling: dict) -> list[str]:
+    """The provisions a guided ruling applied: those that posed each question
+    answered, then those of the ruling, each once."""
+    out: list[str] = []
+    for pid in [c for a in ruling["answered"] for c in a["cites"]] + ruling["cites"]:
+        if pid not in out:
+            out.append(pid)
+    return out
+
+
 def from_guided(ruling: dict, ctx: dict, texts: list[dict]) -> dict:
     """The record of a guided ruling (laws.rulings.guided.rule's reply)."""
     o = ruling["outcome"] or {}

@@ -180,7 +180,7 @@ def make_record(args) -> dict:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
     ruling = guided.rule({"edition": edition, "procedure": procedure,
                           "answers": _answers(args, edition, procedure)}, available())
-    texts = record.provision_texts(get_db(), edition, ruling["cites"])
+    texts = record.provision_texts(get_db(), edition, record.cited(ruling))
     return record.from_guided(ruling, ctx, texts)
 
 

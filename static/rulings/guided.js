@@ -187,6 +187,13 @@
   }
 
   /* the record, as laws/rulings/record.py makes it (guided rulings) */
+  function cited(r) {
+    var out = [];
+    r.answered.forEach(function (a) { a.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    r.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
+    return out;
+  }
+
   function makeRecord(bundle, args) {
     var s = state(bundle, args.procedure, args), r = s.ruling, o = r.outcome || {}, texts = bundle.texts[s.edition] || {};
     var rec = { title: r.title, edition: s.edition, steps: r.answered.map(function (a) {
@@ -194,7 +201,7 @@
       ruling: o.ruling || "(not reached: questions remain)",
       notes: [o.information, o.penalty].filter(Boolean).map(function (x) { return x.text; }),
       score_adjustment: o.score_adjustment ? o.score_adjustment.when : null, keep: o.record || [],
-      provisions: r.cites.filter(function (c) { return texts[c]; }).map(function (c) {
+      provisions: cited(r).filter(function (c) { return texts[c]; }).map(function (c) {
         return { id: c, heading: texts[c].heading, text: texts[c].text, url: texts[c].url }; }) };
     ["event", "board", "table", "director", "facts", "adjustment"].forEach(function (k) {
       if (args[k] && args[k].trim()) rec[k] = args[k].trim(); });
