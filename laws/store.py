@@ -164,6 +164,21 @@ def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     } for c in parsed.uncertain])
 
 
+def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
+    """Every parsed source, each as its kind asks (a witness attests, it does
+    not give the text).  `results` has every main text before any witness
+    (laws.build parses in that order), so a witness is compared with it."""
+    from laws import witness
+
+    kinds = {s.file: s.kind for s in manifest.sources}
+    for parsed in results:
+        if kinds[parsed.file] == "witness":
+            main = provision_texts(db, parsed.edition, [law.number for law in parsed.laws])
+            write_witness(db, parsed, witness.variants(main, parsed))
+        else:
+            write_parsed(db, parsed)
+
+
 def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) -> dict[str, str]:
     """provision id -> text, for some laws of an edition already written."""
     if not laws:
@@ -173,25 +188,11 @@ def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) ->
         [edition, *laws])}
 
 
-def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
-    """Every parsed source, each as its kind asks (a witness attests, it does
-    not give the text).  Witnesses come after the codes (the build's order),
-    so their readings are compared with the main text already written."""
-    kinds = {s.file: s.kind for s in manifest.sources}
-    for parsed in results:
-        if kinds[parsed.file] == "witness":
-            from laws.witness import variants  # build time only
-            main = provision_texts(db, parsed.edition, [law.number for law in parsed.laws])
-            write_witness(db, parsed, variants(main, parsed))
-        else:
-            write_parsed(db, parsed)
-
-
 def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
     """A second transcription of laws whose text another source gives: it
     attests them (one `attestations` row per law, how = 'witness'), its
-    corrections are kept, and its variant readings (laws.witness.Variant)
-    against the main text; its laws and provisions are not stored."""
+    corrections are kept and its variant readings (laws.witness.Variant)
+    against the main text stored; its laws and provisions are not."""
     ed, src = parsed.edition, parsed.file
     db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
                                    for law in parsed.laws), ignore=True)

@@ -23,7 +23,7 @@ def test_manifest_marks_2017_in_force():
 
 
 @pytest.mark.parametrize("edit, message", [
-    ('in_force = true\n', "editions 2017 and 2007 are both marked in_force"),
+    ('in_force = true\n', "editions 2007 and 2017 are both marked in_force"),
     ('in_force = "yes"\n', "in_force must be true or false"),
 ])
 def test_manifest_rejects_a_second_or_odd_in_force(tmp_path, edit, message):

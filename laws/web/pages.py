@@ -76,8 +76,8 @@ def _topic_titles() -> dict[str, dict]:
 
 
 def _provision_set(edition_id: str, law: int) -> set[str]:
-    return {r[0] for r in get_db().execute(
-        "select id from provisions where edition = ? and law = ?", [edition_id, law])}
+    return cached(f"ids:{edition_id}:{law}", lambda: {r[0] for r in get_db().execute(
+        "select id from provisions where edition = ? and law = ?", [edition_id, law])})
 
 
 # --- the jump box ------------------------------------------------------------------
@@ -229,7 +229,7 @@ class LawPage:
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
                 "history": history.get(p["id"], []),
-                "in_force_href": self._counterpart_href(in_force, history.get(p["id"], [])),
+                "in_force_href": self._counterpart_href(in_force, p["id"], history.get(p["id"], [])),
                 "variants": variants.get(p["id"], []),
             })
         unresolved = [r for r in law["references"] if not r["resolved"]]
@@ -309,13 +309,19 @@ class LawPage:
                 "compare": f"/compare/{n}?" + urlencode({"from": ed["id"], "to": current["id"]})}
 
     @staticmethod
-    def _counterpart_href(in_force: dict | None, history: list[dict]) -> str | None:
-        """Where a provision of an older code stands in the code in force."""
+    def _counterpart_href(in_force: dict | None, pid: str, history: list[dict]) -> str | None:
+        """Where a provision of an older code stands in the code in force: its
+        aligned counterpart, or for a provision with no words of its own (a
+        bare 27B1 above its (a) and (b)) the provision of the same id there."""
         if in_force is None:
             return None
+        ed = in_force["edition"]
         for h in history:
-            if h["edition"] == in_force["edition"]["id"] and h["provision"]:
+            if h["edition"] == ed["id"] and h["provision"]:
                 return render.law_url(h["edition"], int(re.match(r"\d+", h["provision"])[0]), h["provision"])
+        law = int(re.match(r"\d+", pid)[0])
+        if not history and pid in _provision_set(ed["id"], law):
+            return render.law_url(ed["id"], law, pid)
         return None
 
 

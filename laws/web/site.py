@@ -108,7 +108,7 @@ def cached(name: str, compute):
     cache = current_app.extensions.setdefault("lawbook_cache", {})
     key = (store_version(), name)
     if key not in cache:
-        if len(cache) > 64:
+        if len(cache) > 4096:
             cache.clear()
         cache[key] = compute()
     return cache[key]
