@@ -82,9 +82,14 @@ def _fits(pg) -> bool:
     return pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
-def _answer(pg, fact: str, value: str):
-    pg.tap(f"form.question button[name='{fact}'][value='{value}']")
+def _tap_and_load(pg, selector: str):
+    with pg.expect_navigation():
+        pg.locator(selector).first.tap()
     pg.wait_for_load_state("load")
+
+
+def _answer(pg, fact: str, value: str):
+    _tap_and_load(pg, f"form.question button[name='{fact}'][value='{value}']")
 
 
 UI_PATH = [("ui_source", "partner"), ("ui_available", "yes"), ("ui_suggested", "yes"),
@@ -94,8 +99,8 @@ UI_PATH = [("ui_source", "partner"), ("ui_available", "yes"), ("ui_suggested", "
 
 def _walk_ui_to_adjusted_score(pg, base_url):
     pg.goto(f"{base_url}/rulings")
-    pg.tap("a[href='/rulings/guided']")
-    pg.tap("a[href='/rulings/guided/unauthorized-information']")
+    _tap_and_load(pg, "main a[href='/rulings/guided']")
+    _tap_and_load(pg, "main a[href='/rulings/guided/unauthorized-information']")
     for fact, value in UI_PATH:
         assert pg.locator("form.question .ask").count() == 1  # one question at a time
         assert _fits(pg)
@@ -117,8 +122,8 @@ def test_ui_ruling_walked_to_an_adjusted_score(page, base_url):
     page.locator(".ruling ul.cites summary", has_text="Law 12C1(c)").tap()
     assert "weighted" in page.locator(".ruling ul.cites details[open] .provision-text").inner_text()
     # change an earlier answer: back to that question
-    page.locator(".steps .change").nth(3).tap()
-    page.wait_for_load_state("load")
+    with page.expect_navigation():
+        page.locator(".steps .change").nth(3).tap()
     assert page.locator("form.question button[name='ui_logical_alternative']").count() == 2
     assert _fits(page)
 
@@ -131,8 +136,7 @@ def test_a_contested_claim(page, base_url):
     assert page.inner_text(".ruling .decision").startswith("Do not accept the unstated line")
     assert "Law 70E1" in " ".join(page.locator(".ruling ul.cites summary").all_inner_texts())
     # the same answers in 2007 ask one more question: would any other line be irrational?
-    page.tap("nav.editions a.edition")
-    page.wait_for_load_state("load")
+    _tap_and_load(page, "nav.editions a.edition")
     assert page.locator("form.question button[name='claim_irrational']").count() == 2
     assert _fits(page)
 
@@ -144,9 +148,8 @@ def _record_from_ui_ruling(pg, base_url):
     pg.fill("#r-table", "3")
     pg.fill("#r-facts", "N hesitated over 3S; S bid 4S.")
     pg.fill("#r-adjustment", "3S+1 NS 170 for both sides")
-    pg.tap(".record-form button[type=submit]")
-    pg.wait_for_url("**/rulings/record?*")
-    pg.wait_for_load_state("load")
+    _tap_and_load(pg, ".record-form button[type=submit]")
+    assert "/rulings/record?" in pg.url
 
 
 def _pdf_pages(pdf: bytes) -> int:
@@ -185,8 +188,7 @@ def test_ruling_record_printed_saved_and_reopened_from_its_link(browser, base_ur
     saved = pg.evaluate("JSON.parse(localStorage.getItem('lawbook-records'))")
     assert len(saved) == 1 and saved[0]["url"] == link and saved[0]["text"] == text
     pg.goto(f"{base_url}/rulings/saved")
-    pg.locator("#saved-list a").first.tap()
-    pg.wait_for_load_state("load")
+    _tap_and_load(pg, "#saved-list a")
     assert pg.evaluate("document.getElementById('record-text').textContent") == text
 
     # reopened from its link in a fresh browser: the same record, nothing kept on the server

@@ -88,8 +88,14 @@ def from_mechanical(ruling: dict, facts: str, ctx: dict, texts: list[dict], titl
     adj = o.get("score_adjustment")
     steps = [{"question": q["text"], "answer": "(not answered)", "cites": q["cites"]}
              for q in ruling.get("questions", [])]
+    irr = ruling.get("irregularity")
+    if irr:
+        title = f"{title}: {irr['kind'].replace('-', ' ')} (Law {irr['law']})"
+    said = ruling.get("say") or ("No irregularity." if not irr else "")
+    if ruling.get("outcome") is None and irr:
+        said = (said + " " if said else "") + "(Not complete: questions remain.)"
     return {"kind": "mechanical", "procedure": title, "title": title, "edition": ruling["edition"], **ctx,
-            "entered": facts, "steps": steps, "ruling": ruling.get("say") or "No irregularity.", "notes": notes,
+            "entered": facts, "steps": steps, "ruling": said, "notes": notes,
             "score_adjustment": adj and adj.get("when"), "keep": [], "provisions": texts,
             "complete": ruling.get("outcome") is not None or ruling.get("irregularity") is None}
 

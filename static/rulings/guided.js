@@ -307,6 +307,11 @@
   }
 
   function start() {
+    /* the auction page: its address holds the ruling, so the record link takes it when tapped */
+    var auctionRecord = document.getElementById("auction-record");
+    if (auctionRecord) auctionRecord.addEventListener("click", function () {
+      auctionRecord.href = "/rulings/record?procedure=auction&" + location.search.replace(/^\?/, "");
+    });
     var app = document.getElementById("guided-app");
     if (!app) return;
     var page = app.dataset.page;
