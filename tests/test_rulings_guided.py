@@ -355,3 +355,25 @@ def test_law_pages_link_the_procedure_that_applies_them(client):
 def test_rulings_index_offers_guided_beside_auction(client):
     html = client.get("/rulings").get_data(as_text=True)
     assert "/rulings/auction" in html and "/rulings/guided" in html
+
+
+# --- no input gives a 500 -------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FACTS = sorted({f for ed in EDITIONS for p in guided.load()[ed]["kinds"] for f in guided.asks(guided.load()[ed], p)})
+_VALUES = sorted({v for ed in EDITIONS for p in guided.load()[ed]["kinds"]
+                  for a in guided.asks(guided.load()[ed], p).values() for v in a["answers"]})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edition=st.sampled_from(["2017", "2007", "1999", ""]), procedure=st.sampled_from(PROCEDURES + ["x"]),
+       answers=st.dictionaries(st.sampled_from(_FACTS + ["zz"]), st.sampled_from(_VALUES + ["", "<b>"]), max_size=8))
+def test_any_answers_give_a_ruling_or_a_4xx(client, edition, procedure, answers):
+    r = client.post("/api/rulings/guided", json={"edition": edition, "procedure": procedure, "answers": answers})
+    assert r.status_code in (200, 400), r.get_data(as_text=True)
+    page = client.get(f"/rulings/guided/{procedure}", query_string={"edition": edition, **answers})
+    assert page.status_code in (200, 400, 404)
+    rec = client.get("/rulings/record", query_string={"procedure": procedure, "edition": edition, **answers})
+    assert rec.status_code in (200, 400)
