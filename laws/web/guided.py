@@ -215,5 +215,5 @@ def law_links(edition: str, number: int) -> list[dict]:
     """The guided procedures that apply a law (for its page)."""
     if edition not in guided.editions():
         return []
-    return [{"title": p["title"], "url": _state_url(f"/rulings/guided/{p['id']}", edition, {})}
+    return [{"title": f"Guided ruling: {p['title']}", "url": _state_url(f"/rulings/guided/{p['id']}", edition, {})}
             for p in guided.procedures(edition) if number in p["laws"]]

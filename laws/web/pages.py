@@ -178,7 +178,7 @@ def law(edition: str, number: str):
     page = LawPage(ed, data, _terms(edition)).build()
     from laws.web.guided import law_links  # the guided rulings that apply this law
     return render_template("law.html", edition=ed, law=data, page=page, title=render.nice_title(data["title"]),
-                           rulings=law_links(edition, number_i))
+                           guided_rulings=law_links(edition, number_i))
 
 
 class LawPage:
