@@ -50,6 +50,7 @@ import time
 import tomllib
 from bisect import bisect_left
 from dataclasses import dataclass, field
+import functools
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -99,9 +100,15 @@ def normalise(text: str) -> str:
     return " ".join(t for t in (text or "").translate(_QUOTES).split() if not _FOOTNOTE_MARK.match(t))
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[tuple[str, str], ...]:
     """(display, key) per word or punctuation mark; display keeps the
-    whitespace before it, key is what is compared."""
+    whitespace before it, key is what is compared.  Cached: a provision's
+    text is compared with every edition that has its law."""
+    return tuple(_tokens_of(text))
+
+
+def _tokens_of(text: str) -> list[tuple[str, str]]:
     out = []
     for m in _TOKEN.finditer(text or ""):
         if _FOOTNOTE_MARK.match(m[2]):
@@ -537,7 +544,10 @@ def _change(g: Group, is_moved: bool) -> dict:
         status = "moved" if is_moved else ("same" if same_text and same_head and not g.whole else "changed")
     text_changed = status in ("changed", "moved") and normalise(old) != normalise(new)
     ops = word_ops(old, new) if (old or new) else []
-    raw_ops = word_ops(old_raw, new_raw) if (old_raw or new_raw) else []
+    if (old_raw, new_raw) == (old, new):  # no corrections on either side: the same differences
+        raw_ops = [list(op) for op in ops]
+    else:
+        raw_ops = word_ops(old_raw, new_raw) if (old_raw or new_raw) else []
     heading_ops = (word_ops(old_head, new_head)
                    if normalise(old_head).lower() != normalise(new_head).lower() else [])
     minor = text_changed and _bare(old) == _bare(new)

@@ -43,7 +43,7 @@ def test_law_35_numbered_items_aligned_to_lettered_ones(db):
         ("35", "35", "same"),
         ("35.1", "35A", "same"),
         ("35.2", "35B", "same"),
-        ("35.3", "35C", "changed"),  # 'seven' became '7'
+        ("35.3", "35C", "same"),  # the ACBL text keeps 'seven' (the blog wrote '7')
         ("35.4", "35D", "same"),
     ]
 
@@ -51,8 +51,8 @@ def test_law_35_numbered_items_aligned_to_lettered_ones(db):
 def test_law_36C_added_in_2017(db):
     changes = _changes(db, 36, "2007", "2017")
     assert _pairs(changes) == [
-        ("36A", "36A", "changed"), ("36B", "36B", "same"), ("36B1", "36B1", "changed"),
-        ("36B2", "36B2", "changed"), ("36B3", "36B3", "changed"), ("36B4", "36B4", "changed"),
+        ("36A", "36A", "changed"), ("36B", "36B", "same"), ("36B1", "36B1", "same"),
+        ("36B2", "36B2", "same"), ("36B3", "36B3", "changed"), ("36B4", "36B4", "changed"),
         (None, "36C", "added"),
     ]
     assert changes[-1]["ops"] == [["insert", "When attention is drawn to an inadmissible double or redouble only "
@@ -61,9 +61,8 @@ def test_law_36C_added_in_2017(db):
 
 
 def test_2017_transcription_typos_are_not_changes(db):
-    """'Inadmissable', 'afte rthe', 'th einadmissable' are the blog's typos,
-    corrected at parse time: the comparison works on the corrected text, and
-    shows the raw readings only when asked."""
+    """'Inadmissable', 'afte rthe', 'th einadmissable' are the blog's typos;
+    the blog is now a witness, so they never reach the 2017 text, raw or not."""
     corrected = [c for law in range(33, 41) for c in _changes(db, law, "2007", "2017")]
     changed_words = {w for c in corrected for op, t in c["ops"] if op != "equal" for w in re.findall(r"\w+", t)}
     typos = {"Inadmissable", "inadmissable", "afte", "rthe", "th", "Th", "einadmissable", "eoffender", "elead",
@@ -71,8 +70,15 @@ def test_2017_transcription_typos_are_not_changes(db):
     assert changed_words & typos == set()
     assert _pairs(_changes(db, 35, "2007", "2017"))[4] == ("35.4", "35D", "same")
     raw = compare.diff(db, 35, "2007", "2017", raw=True)["changes"]
-    assert raw[4]["ops"] == [["equal", "A call "], ["delete", "after the"], ["insert", "afte rthe"],
-                             ["equal", " final pass of the auction. Law 39 applies."]]
+    assert raw[4]["ops"] == [["equal", "A call after the final pass of the auction. Law 39 applies."]]
+
+
+def test_2017_pdf_damage_is_not_a_change(db):
+    """The PDF text's lost ligatures ('insu cient') are repaired at parse time:
+    Law 18C reads as 2007's; the raw comparison shows the source's reading."""
+    assert _pairs(_changes(db, 18, "2007", "2017"))[2] == ("18C", "18C", "same")
+    raw = compare.diff(db, 18, "2007", "2017", raw=True)["changes"][2]
+    assert ["insert", "su cient"] in raw["ops"]
 
 
 def test_rubber_law_44_aligned_with_2007_law_44(db):
@@ -99,15 +105,16 @@ def test_reversed_comparison_swaps_inserts_and_deletes(db):
     assert d["changes"][-1]["from_provision"] == "36C"
     assert d["changes"][-1]["status"] == "removed"
     assert d["changes"][-1]["ops"][0][0] == "delete"
-    assert d["summary"] == "5 provisions changed, 1 removed; cross-references 26B → 26, 72C → 23"
+    assert d["summary"] == "3 provisions changed, 1 removed; cross-references 26B → 26, 72C → 23"
 
 
 def test_overview_2007_2017(db):
     o = compare.overview(db, "2007", "2017")
-    assert [(l["law"], l["status"]) for l in o["laws"]] == [
-        (33, "same"), (34, "changed"), (35, "changed"), (36, "changed"),
-        (37, "changed"), (38, "changed"), (39, "changed"), (40, "changed")]
-    assert o["only_to"] == [] and o["only_from"] == list(range(1, 33)) + list(range(41, 94))
+    assert [l["law"] for l in o["laws"]] == list(range(1, 94))
+    assert [l["law"] for l in o["laws"] if l["status"] == "same"] == [
+        3, 5, 8, 33, 35, 44, 48, 52, 59, 78, 82, 83, 85, 88, 89]
+    assert {l["status"] for l in o["laws"]} == {"same", "changed"}
+    assert o["only_to"] == [] and o["only_from"] == []
 
 
 def test_history_of_a_renumbered_provision(db):
@@ -116,7 +123,7 @@ def test_history_of_a_renumbered_provision(db):
     assert [(e["edition"], e["provision"], e["status"]) for e in compare.history(db, "2017", 36)["36C"]] == [
         ("2007", None, "added")]
     assert [(e["edition"], e["provision"]) for e in compare.history(db, "2007", 44)["44G"]] == [
-        ("1993-rubber", "44"), ]
+        ("1993-rubber", "44"), ("2017", "44G")]
 
 
 def test_api_diff(client):
@@ -129,7 +136,8 @@ def test_api_diff(client):
 
 
 @pytest.mark.parametrize("url, status, words", [
-    ("/api/diff/41?from=2007&to=2017", 404, "has no Law 41"),
+    ("/api/diff/94?from=2007&to=2017", 404, "has no Law 94"),
+    ("/api/diff/12?from=1993-rubber&to=2017", 404, "has no Law 12"),
     ("/api/diff/34?from=1999&to=2017", 404, "no edition '1999'"),
     ("/api/diff/34?from=2007", 400, "'to' is missing"),
     ("/api/diff/34?from=2017&to=2017", 400, "two different editions"),
@@ -161,8 +169,8 @@ def test_compare_page_marks_moved_in_words(client):
 
 
 def test_compare_page_raw_switch(client):
-    assert "afte rthe" in client.get("/compare/35?from=2007&to=2017&raw=1").get_data(as_text=True)
-    assert "afte rthe" not in client.get("/compare/35?from=2007&to=2017").get_data(as_text=True)
+    assert "insu cient" in client.get("/compare/18?from=2007&to=2017&raw=1").get_data(as_text=True)
+    assert "insu cient" not in client.get("/compare/18?from=2007&to=2017").get_data(as_text=True)
 
 
 def test_compare_overview_and_index_pages(client):
@@ -171,11 +179,14 @@ def test_compare_overview_and_index_pages(client):
     index = client.get("/compare").get_data(as_text=True)
     assert 'href="/compare?from=2007&amp;to=2017"' in index
     assert 'href="/compare?from=1993-rubber&amp;to=2007"' in index
-    assert client.get("/compare/1").status_code == 404
+    assert client.get("/compare/1").status_code == 200  # 2007 and 2017 both have Law 1
+    assert client.get("/compare/94").status_code == 404
 
 
-def test_comparisons_are_fast(tmp_path):
-    """The comparison step runs within the build in well under a second."""
+def test_comparisons_cover_every_pair_of_editions_of_a_family(tmp_path):
+    """The comparison step compares every law two editions of a family share.
+    (How long it takes is measured by bench/build.py, never asserted here:
+    the team's rule, and the figure moves with the machine's load.)"""
     import sqlite_utils
     from laws.build import parse_all
     from laws import references, store
@@ -186,8 +197,7 @@ def test_comparisons_are_fast(tmp_path):
     store.write_sources(db, manifest, results)
     references.build(db)
     figures = compare.build(db, CORPUS)
-    assert figures["pairs"] == 2 and figures["laws"] == 39
-    assert figures["seconds"] < 2.0
+    assert figures["pairs"] == 3 and figures["laws"] == 93 + 31 + 31  # 2007-2017, rubber-2007, rubber-2017
 
 
 def _section(html: str, pid: str) -> str:

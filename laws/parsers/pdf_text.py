@@ -217,9 +217,6 @@ def _split_parts(ctx: _Context, lines: list[Line]) -> _Parts:
     if opening:
         body_start = next((i for i in range((toc_end or toc_at) + 1, first_law + 1)
                            if lines[i][1].strip() == opening[0]), first_law)
-    # the page number printed before the body's first heading belongs to the body
-    while body_start > 0 and (not lines[body_start - 1][1].strip() or ARABIC_PAGE.fullmatch(lines[body_start - 1][1].strip())):
-        body_start -= 1
     toc_stop = body_start
     back_at = len(lines)
     if back_title:
@@ -296,7 +293,8 @@ def _continues(before: str, after: str) -> bool:
     """Does `after` continue the sentence `before` left open?"""
     if after[:1].islower():
         return True
-    return not re.search(r"[.:;!?][\"”’')\]]*$|\x01$", before) and not LAW_LINE.match(after)
+    return not re.search(r"[.:;!?][\"”’')\]]*$|\x01$", before) and not LAW_LINE.match(after) \
+        and not FRONT_HEADING.match(after)
 
 
 NOTE = re.compile(r"^(\d{1,2})\s+([A-Za-z`'\"‘“].*)$")

@@ -38,7 +38,8 @@ FOOTNOTE = re.compile(r"^(\*{1,3}|†)\s+(\S.*)$")
 
 # Words a title leaves in lower case ('Bid of More Than Seven', 'Call After the Final Pass')
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of",
-                "on", "or", "the", "to", "with", "vs", "v"}
+                "on", "or", "the", "to", "with", "vs", "v", "after", "before", "during",
+                "does", "not"}  # 'Offender's LHO does not Call before Rectification' (2017)
 
 
 def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
