@@ -167,8 +167,8 @@ def step(procedure: str):
 def make_record(args) -> dict:
     ctx = record.context(args)
     procedure = args.get("procedure") or ""
-    if procedure in ("auction", "play"):
-        from laws.web import rulings as mechanical  # the auction (and play) ruling pages' own parameters
+    if procedure == "auction":
+        from laws.web import rulings as mechanical  # the auction ruling page's own parameters
         payload = mechanical.payload_from_args(args)
         ruling = mechanical.rule(payload)
         facts = f"dealer {payload['dealer']}, calls: {args.get('calls', '')}" + "".join(

@@ -324,9 +324,9 @@
       else if (page === "record") {
         var args = params();
         if (!bundle.editions[args.edition || ""] && !args.procedure) return;
-        if (args.procedure === "auction" || args.procedure === "play") {
+        if (args.procedure === "auction") {
           var p = document.getElementById("record-empty");
-          if (p) p.textContent = "The record of an auction or play ruling needs a connection to be remade; records saved on this phone open offline from Saved records.";
+          if (p) p.textContent = "The record of an auction ruling needs a connection to be remade; records saved on this phone open offline from Saved records.";
           return;
         }
         drawRecord(app, makeRecord(bundle, args));
