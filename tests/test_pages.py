@@ -67,7 +67,7 @@ def test_every_listed_page_renders_without_inline_script_or_style(client, all_pa
     law_pages = [u for u in all_pages if "/law/" in u]
     assert len(law_pages) == db.execute(
         "select count(*) from laws l join editions e on e.id = l.edition where e.kind = 'code'").fetchone()[0]
-    for url in all_pages:
+    for url in [u for u in all_pages if not u.endswith(".json")]:  # the offline rulings' data are not pages
         r = get(client, url)
         assert r.mimetype == "text/html"
         p = Page(text(r))

@@ -179,7 +179,9 @@ def law(edition: str, number: str):
     ed = _edition(edition)
     data = queries.law(get_db(), edition, number_i)
     page = LawPage(ed, data, _terms(edition)).build()
-    return render_template("law.html", edition=ed, law=data, page=page, title=render.nice_title(data["title"]))
+    from laws.web.guided import law_links  # the guided rulings that apply this law
+    return render_template("law.html", edition=ed, law=data, page=page, title=render.nice_title(data["title"]),
+                           guided_rulings=law_links(edition, number_i))
 
 
 class LawPage:

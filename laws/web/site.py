@@ -167,6 +167,10 @@ def offline_pages() -> list[str]:
             urls += [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
         urls += ["/rulings", "/rulings/auction"]  # the ruling flow works offline (its data: sw.js CORE)
+        from laws.web import guided  # the guided rulings and the ruling record too
+        urls += ["/rulings/guided", "/rulings/guided.json", "/rulings/record", "/rulings/saved"]
+        eds = guided.available()
+        urls += [f"/rulings/guided/{p['id']}" for p in (guided.guided.procedures(eds[0]) if eds else [])]
         return urls
     return cached("offline_pages", compute)
 

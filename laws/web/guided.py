@@ -1,0 +1,219 @@
+"""Guided rulings and ruling records on the web.
+
+- `POST /api/rulings/guided` {"edition", "procedure", "answers"}: the next
+  question or the ending (laws.rulings.guided.rule); `GET /api/rulings/guided`
+  lists the procedures of each edition.
+- `/rulings/guided`, `/rulings/guided/<procedure>?edition=&<question>=<answer>…`:
+  one question at a time as a plain form; the address holds the answers.
+- `/rulings/record?procedure=…&edition=…&<answers>&event=&board=&table=&facts=&adjustment=`:
+  the ruling record, reopened from its own address (nothing is stored on the
+  server); `/rulings/record.txt` the same as plain text. `procedure=auction`
+  makes the record of an auction ruling from that page's parameters.
+- `/rulings/guided.json`: the procedures, the text of every provision they cite
+  and the definitions of their terms, for static/rulings/guided.js offline.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from laws.rulings import RulingError
+from laws.rulings import data as rulings_data
+from laws.rulings import guided, record
+from laws.web.checkers import cite_links, provision_url
+from laws.web.db import get_db
+from laws.web.render import definition_url
+from laws.web.site import cached
+
+bp = Blueprint("guided", __name__)
+
+
+def available() -> list[str]:
+    """Editions with guided procedures whose text is in the store, newest first."""
+    def compute():
+        have = {r[0] for r in get_db().execute("select distinct edition from provisions")}
+        return [e for e in guided.editions() if e in have]
+    return cached("guided_editions", compute)
+
+
+def _error(message: str, field: str | None, status: int = 400):
+    return jsonify({"error": message, "field": field}), status
+
+
+@bp.get("/api/rulings/guided")
+def api_list():
+    return jsonify([{"edition": e, "procedures": guided.procedures(e)} for e in available()])
+
+
+@bp.post("/api/rulings/guided")
+def api_rule():
+    if not request.is_json:
+        return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
+    payload = request.get_json(silent=True)
+    if payload is None:
+        return _error("The request body is not valid JSON.", None)
+    try:
+        return jsonify(guided.rule(payload, available()))
+    except RulingError as exc:
+        return _error(str(exc), exc.field)
+
+
+# --- the data for the offline pages ---------------------------------------------
+
+def _definitions(edition: str, data: dict) -> dict:
+    terms = {t for _, n in rulings_data.all_nodes(data) for t in (n.get("ask") or {}).get("terms", [])}
+    rows = get_db().execute("select id, term, text from definitions where edition = ?", [edition])
+    return {r["term"]: {"text": r["text"], "url": definition_url(edition, r["id"])} for r in rows if r["term"] in terms}
+
+
+def _cited(data: dict) -> set[str]:
+    out = rulings_data.cites(data)
+    for _, node in rulings_data.all_nodes(data):
+        out.update(((node.get("outcome") or {}).get("penalty") or {}).get("cites", []))
+    return out
+
+
+def _texts(edition: str, data: dict) -> dict:
+    return {p["id"]: {"heading": p["heading"], "text": p["text"], "url": provision_url(edition, p["id"])}
+            for p in record.provision_texts(get_db(), edition, sorted(_cited(data)))}
+
+
+def bundle() -> dict:
+    def compute():
+        data = guided.load()
+        return {"editions": {e: data[e] for e in available()},
+                "texts": {e: _texts(e, data[e]) for e in available()},
+                "definitions": {e: _definitions(e, data[e]) for e in available()}}
+    return cached("guided_bundle", compute)
+
+
+@bp.get("/rulings/guided.json")
+def bundle_json():
+    resp = Response(json.dumps(bundle(), separators=(",", ":"), ensure_ascii=False), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+# --- pages ------------------------------------------------------------------------
+
+def _edition(args) -> str:
+    eds = available()
+    e = args.get("edition") or (eds[0] if eds else "")
+    if e not in eds:
+        raise RulingError(f"Unknown edition {e!r}: guided rulings exist for {', '.join(eds)}.", "edition")
+    return e
+
+
+def _answers(args, edition: str, procedure: str) -> dict:
+    questions = guided.asks(guided.load()[edition], procedure)
+    return {k: args[k] for k in questions if args.get(k)}
+
+
+def _state_url(path: str, edition: str, answers: dict, **extra) -> str:
+    return f"{path}?" + urlencode({"edition": edition, **answers, **{k: v for k, v in extra.items() if v}})
+
+
+def step_view(procedure: str, args) -> dict:
+    """Everything the step page shows (also the record form's state)."""
+    edition = _edition(args)
+    if procedure not in guided.load()[edition]["kinds"]:
+        raise RulingError(f"There is no guided procedure {procedure!r}.", "procedure")
+    answers = _answers(args, edition, procedure)
+    ruling = guided.rule({"edition": edition, "procedure": procedure, "answers": answers}, available())
+    path = f"/rulings/guided/{procedure}"
+    steps, so_far = [], {}
+    for a in ruling["answered"]:
+        steps.append({**a, "change": _state_url(path, edition, so_far),
+                      "cites": cite_links(edition, a["cites"])})
+        so_far[a["id"]] = a["value"]
+    kept = {a["id"]: a["value"] for a in ruling["answered"]}
+    question = ruling["questions"][0] if ruling["questions"] else None
+    if question:
+        question = {**question, "cites": cite_links(edition, question["cites"]),
+                    "terms": [{**t, "url": definition_url(edition, t["id"])} for t in question["terms"]]}
+    texts = bundle()["texts"].get(edition, {})
+    others = []
+    for e in available():
+        if e != edition:
+            valid = guided.asks(guided.load()[e], procedure) if procedure in guided.load()[e]["kinds"] else {}
+            others.append({"edition": e, "url": _state_url(path, e, {k: v for k, v in kept.items() if k in valid
+                                                                    and v in valid[k]["answers"]})})
+    return {"ruling": ruling, "edition": edition, "procedure": procedure, "steps": steps, "question": question,
+            "answers": kept, "others": others,
+            "cites": [dict(c, text=texts.get(c["id"])) for c in cite_links(edition, ruling["cites"])],
+            "restart": _state_url(path, edition, {}),
+            "record_url": _state_url("/rulings/record", edition, kept, procedure=procedure)}
+
+
+@bp.get("/rulings/guided")
+def index():
+    eds = available()
+    return render_template("rulings/guided_index.html", editions=eds,
+                           procedures=guided.procedures(eds[0]) if eds else [])
+
+
+@bp.get("/rulings/guided/<procedure>")
+def step(procedure: str):
+    try:
+        view = step_view(procedure, request.args)
+    except RulingError as exc:
+        return render_template("error.html", status=400 if exc.field != "procedure" else 404,
+                               message=str(exc)), 400 if exc.field != "procedure" else 404
+    return render_template("rulings/guided.html", state=request.query_string.decode(), **view)
+
+
+def make_record(args) -> dict:
+    ctx = record.context(args)
+    procedure = args.get("procedure") or ""
+    if procedure == "auction":
+        from laws.web import rulings as mechanical  # the auction ruling page's own parameters
+        payload = mechanical.payload_from_args(args)
+        ruling = mechanical.rule(payload)
+        facts = f"dealer {payload['dealer']}, calls: {args.get('calls', '')}" + "".join(
+            f", {k}: {v}" for k, v in payload.get("findings", {}).items())
+        texts = record.provision_texts(get_db(), ruling["edition"], ruling["cites"])
+        return record.from_mechanical(ruling, facts, ctx, texts, "Irregularity in the auction")
+    edition = _edition(args)
+    if procedure not in guided.load()[edition]["kinds"]:
+        raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
+    ruling = guided.rule({"edition": edition, "procedure": procedure,
+                          "answers": _answers(args, edition, procedure)}, available())
+    texts = record.provision_texts(get_db(), edition, record.cited(ruling))
+    return record.from_guided(ruling, ctx, texts)
+
+
+@bp.get("/rulings/record")
+def record_page():
+    if not request.args.get("procedure"):
+        # the shell kept for offline use: the page's script makes the record from its address
+        return render_template("rulings/record.html", rec=None, text="", state="")
+    try:
+        rec = make_record(request.args)
+    except RulingError as exc:
+        return render_template("error.html", status=400, message=str(exc)), 400
+    return render_template("rulings/record.html", rec=rec, text=record.as_text(rec),
+                           state=request.query_string.decode(), context_fields=record.CONTEXT_FIELDS)
+
+
+@bp.get("/rulings/record.txt")
+def record_text():
+    try:
+        rec = make_record(request.args)
+    except RulingError as exc:
+        return Response(f"{exc}\n", status=400, mimetype="text/plain")
+    return Response(record.as_text(rec), mimetype="text/plain")
+
+
+@bp.get("/rulings/saved")
+def saved():
+    return render_template("rulings/saved.html")
+
+
+def law_links(edition: str, number: int) -> list[dict]:
+    """The guided procedures that apply a law (for its page)."""
+    if edition not in guided.editions():
+        return []
+    return [{"title": f"Guided ruling: {p['title']}", "url": _state_url(f"/rulings/guided/{p['id']}", edition, {})}
+            for p in guided.procedures(edition) if number in p["laws"]]

@@ -1,0 +1,342 @@
+/* Guided rulings and ruling records in the browser.
+   - LawbookGuided.rule: laws/rulings/guided/__init__.py's rule, over the same
+     walker (walker.js) and the same data (/rulings/guided.json); the browser
+     tests require both to answer every path of every procedure alike.
+   - Offline, the service worker answers a ruling's address with the page kept
+     without its query; this script then draws the step (or the record) from
+     the address, so the flow and the record reopen with no network.
+   - The record's buttons: print, copy as text, save on this phone
+     (localStorage, listed at /rulings/saved). */
+(function (root) {
+  "use strict";
+  var FIELDS = ["result", "ruling", "score_adjustment", "information", "penalty", "see", "record"];
+  var CONTEXT = [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"]];
+  var STORE_KEY = "lawbook-records";
+
+  function reachable(data, tree, seen, out) {
+    (function visit(node) {
+      out.push(node);
+      Object.keys(node.cases || {}).forEach(function (k) { visit(node.cases[k]); });
+      if (node.use && !seen[node.use]) { seen[node.use] = true; reachable(data, data.subtrees[node.use], seen, out); }
+    })(tree);
+    return out;
+  }
+
+  function asks(data, procedure) {
+    var out = {};
+    reachable(data, data.kinds[procedure].tree, {}, []).forEach(function (n) { if ("on" in n) out[n.on] = n.ask; });
+    return out;
+  }
+
+  function resolve(data, pointer) {
+    return pointer.split("/").reduce(function (node, part) { return node[part]; }, data);
+  }
+
+  function rule(data, procedure, answers) {
+    var out = root.LawbookRulings.walk(data, procedure, answers, {}, {});
+    var questions = asks(data, procedure);
+    var answered = out.path.map(function (step) {
+      var i = step.lastIndexOf("="), fact = resolve(data, step.slice(0, i)).on, value = step.slice(i + 1);
+      var ask = questions[fact];
+      return { id: fact, text: ask.text, kind: ask.kind, value: value, label: ask.answers[value],
+        cites: ask.cites.slice() };
+    });
+    var pending = out.questions.map(function (q) {
+      var copy = {};
+      Object.keys(q).forEach(function (k) { copy[k] = q[k]; });
+      copy.terms = (questions[q.id].terms || []).map(function (t) { return { id: "def:" + t, term: t }; });
+      return copy;
+    });
+    var cites = out.cites.slice(), outcome = null;
+    if (out.outcome) {
+      outcome = {};
+      FIELDS.forEach(function (k) { outcome[k] = out.outcome[k] === undefined ? null : out.outcome[k]; });
+      ((outcome.penalty || {}).cites || []).forEach(function (c) { if (cites.indexOf(c) < 0) cites.push(c); });
+    }
+    var spec = data.kinds[procedure];
+    return { edition: data.edition, procedure: procedure, title: spec.title, laws: spec.laws, questions: pending,
+      answered: answered, outcome: outcome, say: out.say, cites: cites, path: out.path };
+  }
+
+  /* --- drawing, offline -------------------------------------------------------- */
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]);
+    });
+    (kids || []).forEach(function (k) { if (k) e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    return e;
+  }
+
+  function query(obj) {
+    return Object.keys(obj).filter(function (k) { return obj[k]; }).map(function (k) {
+      return encodeURIComponent(k) + "=" + encodeURIComponent(obj[k]).replace(/%20/g, "+");
+    }).join("&");
+  }
+
+  function params() {
+    var out = {};
+    new URLSearchParams(location.search).forEach(function (v, k) { out[k] = v; });
+    return out;
+  }
+
+  function citeLinks(ids, texts) {
+    var span = el("span", { "class": "cites-inline" }, ["("]);
+    ids.forEach(function (c, i) {
+      span.appendChild(el("a", { href: (texts[c] || {}).url || "#", text: c }));
+      if (i < ids.length - 1) span.appendChild(document.createTextNode(", "));
+    });
+    span.appendChild(document.createTextNode(")"));
+    return span;
+  }
+
+  function state(bundle, procedure, args) {
+    var editions = Object.keys(bundle.editions).sort().reverse();
+    var edition = args.edition && bundle.editions[args.edition] ? args.edition : editions[0];
+    var data = bundle.editions[edition];
+    if (!data.kinds[procedure]) throw new Error("There is no guided procedure " + procedure + ".");
+    var questions = asks(data, procedure), answers = {};
+    Object.keys(questions).forEach(function (k) { if (args[k] && questions[k].answers[args[k]]) answers[k] = args[k]; });
+    return { edition: edition, data: data, editions: editions, answers: answers, ruling: rule(data, procedure, answers) };
+  }
+
+  function drawStep(app, bundle, procedure) {
+    var s = state(bundle, procedure, params()), r = s.ruling, texts = bundle.texts[s.edition] || {};
+    var defs = bundle.definitions[s.edition] || {}, path = "/rulings/guided/" + procedure;
+    var kept = {};
+    r.answered.forEach(function (a) { kept[a.id] = a.value; });
+    app.textContent = "";
+    app.appendChild(el("p", { "class": "breadcrumb" }, [el("a", { href: "/rulings", text: "Rulings" }), " › ",
+      el("a", { href: "/rulings/guided", text: "Guided" })]));
+    app.appendChild(el("h1", { text: r.title }));
+    var nav = el("nav", { "class": "editions", "aria-label": "Edition" },
+      [el("span", { "class": "edition current", "aria-current": "true", text: s.edition + " Laws" })]);
+    s.editions.forEach(function (e) {
+      if (e !== s.edition) nav.appendChild(el("a", { "class": "edition", href: path + "?" + query({ edition: e }), text: e + " Laws" }));
+    });
+    app.appendChild(nav);
+    if (r.answered.length) {
+      var ol = el("ol", { "class": "steps" }), soFar = { edition: s.edition };
+      r.answered.forEach(function (a) {
+        var change = path + "?" + query(soFar);
+        ol.appendChild(el("li", {}, [el("p", { "class": "q" }, [a.text + " ", citeLinks(a.cites, texts)]),
+          el("p", { "class": "a" }, [el("strong", { text: a.label }), " ", el("a", { "class": "change", href: change, text: "Change" })])]));
+        soFar[a.id] = a.value;
+      });
+      app.appendChild(ol);
+    }
+    var q = r.questions[0];
+    if (q) {
+      var form = el("form", { "class": "question", method: "get", action: path });
+      form.appendChild(el("input", { type: "hidden", name: "edition", value: s.edition }));
+      Object.keys(kept).forEach(function (k) { form.appendChild(el("input", { type: "hidden", name: k, value: kept[k] })); });
+      form.appendChild(el("p", { "class": "kind", text: q.kind === "judgement" ? "Your judgement" : q.kind === "option" ? "A choice the Laws give" : "A fact" }));
+      form.appendChild(el("p", { "class": "ask" }, [el("strong", { text: q.text }), " ", citeLinks(q.cites, texts)]));
+      if (q.terms.length) {
+        var terms = el("p", { "class": "terms" }, ["Terms: "]);
+        q.terms.forEach(function (t, i) {
+          var d = defs[t.term] || {};
+          terms.appendChild(el("a", { href: d.url || "#", title: d.text || "", text: t.term }));
+          if (i < q.terms.length - 1) terms.appendChild(document.createTextNode(", "));
+        });
+        form.appendChild(terms);
+      }
+      var answers = el("div", { "class": "answers" });
+      q.answers.forEach(function (a) {
+        answers.appendChild(el("button", { "class": "big", type: "submit", name: q.id, value: a.value, text: a.label }));
+      });
+      form.appendChild(answers);
+      app.appendChild(form);
+    }
+    var o = r.outcome;
+    if (o) {
+      var sec = el("section", { "class": "ruling", "aria-labelledby": "ruling-h" }, [el("h2", { id: "ruling-h", text: "Ruling" })]);
+      if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
+      sec.appendChild(el("p", { "class": "decision result-" + o.result }, [el("strong", { text: o.ruling })]));
+      if (o.score_adjustment) {
+        var adj = el("p", { "class": "adjustment" }, [el("strong", { text: "Score adjustment:" }), " " + o.score_adjustment.when + " "]);
+        if (o.score_adjustment.checker) adj.appendChild(el("a", { href: "/checkers/" + o.score_adjustment.checker, text: "Open the " + o.score_adjustment.checker + " checker" }));
+        sec.appendChild(adj);
+      }
+      if (o.information) sec.appendChild(el("p", { "class": "information" }, [el("strong", { text: "Information:" }), " " + o.information.text]));
+      if (o.penalty) sec.appendChild(el("p", { "class": "penalty" }, [el("strong", { text: "Procedural penalty (your option):" }), " " + o.penalty.text]));
+      if (o.see) sec.appendChild(el("p", { "class": "see" }, [el("a", { "class": "big secondary", href: "/rulings/guided/" + o.see + "?edition=" + s.edition, text: "Continue: " + o.see.replace(/-/g, " ") })]));
+      if (o.record && o.record.length) sec.appendChild(el("p", { "class": "keep" }, [el("strong", { text: "Record:" }), " " + o.record.join("; ") + "."]));
+      sec.appendChild(el("h3", { text: "Provisions applied (" + s.edition + ")" }));
+      var ul = el("ul", { "class": "cites" });
+      r.cites.forEach(function (c) {
+        var t = texts[c] || {};
+        ul.appendChild(el("li", {}, [el("details", {}, [el("summary", { text: "Law " + c + (t.heading ? " — " + t.heading : "") }),
+          t.text ? el("p", { "class": "provision-text", text: t.text }) : null, el("a", { href: t.url || "#", text: "Open Law " + c })])]));
+      });
+      sec.appendChild(ul);
+      var rf = el("form", { "class": "record-form", method: "get", action: "/rulings/record" }, [el("h3", { text: "Make the ruling record" })]);
+      rf.appendChild(el("input", { type: "hidden", name: "procedure", value: procedure }));
+      rf.appendChild(el("input", { type: "hidden", name: "edition", value: s.edition }));
+      Object.keys(kept).forEach(function (k) { rf.appendChild(el("input", { type: "hidden", name: k, value: kept[k] })); });
+      [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"], ["facts", "Facts"], ["adjustment", "Score adjustment"]].forEach(function (f) {
+        var input = f[0] === "facts" ? el("textarea", { id: "r-" + f[0], name: f[0], rows: "4" }) : el("input", { id: "r-" + f[0], name: f[0] });
+        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input]));
+      });
+      rf.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Make the record" })]));
+      sec.appendChild(rf);
+      app.appendChild(sec);
+    }
+    app.appendChild(el("p", {}, [el("a", { "class": "big secondary", href: path + "?" + query({ edition: s.edition }), text: "Start again" })]));
+    document.title = r.title + (o ? ": ruling" : "") + " — Lawbook";
+  }
+
+  /* the record, as laws/rulings/record.py makes it (guided rulings) */
+  function cited(r) {
+    var out = [];
+    r.answered.forEach(function (a) { a.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
+    r.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
+    return out;
+  }
+
+  function makeRecord(bundle, args) {
+    var s = state(bundle, args.procedure, args), r = s.ruling, o = r.outcome || {}, texts = bundle.texts[s.edition] || {};
+    var rec = { title: r.title, edition: s.edition, steps: r.answered.map(function (a) {
+      return { question: a.text, answer: a.label, cites: a.cites }; }),
+      ruling: o.ruling || "(not reached: questions remain)",
+      notes: [o.information, o.penalty].filter(Boolean).map(function (x) { return x.text; }),
+      score_adjustment: o.score_adjustment ? o.score_adjustment.when : null, keep: o.record || [],
+      provisions: cited(r).filter(function (c) { return texts[c]; }).map(function (c) {
+        return { id: c, heading: texts[c].heading, text: texts[c].text, url: texts[c].url }; }) };
+    ["event", "board", "table", "director", "facts", "adjustment"].forEach(function (k) {
+      if (args[k] && args[k].trim()) rec[k] = args[k].trim(); });
+    return rec;
+  }
+
+  function recordText(rec) {
+    var lines = ["RULING RECORD — " + rec.title + " (" + rec.edition + " Laws)"];
+    CONTEXT.forEach(function (f) { if (rec[f[0]]) lines.push(f[1] + ": " + rec[f[0]]); });
+    if (rec.facts) lines.push("", "Facts:", rec.facts);
+    if (rec.steps.length) {
+      lines.push("", "Questions and answers:");
+      rec.steps.forEach(function (s, i) { lines.push((i + 1) + ". " + s.question + " [" + s.cites.join(", ") + "]", "   — " + s.answer); });
+    }
+    lines.push("", "Ruling:", rec.ruling);
+    lines = lines.concat(rec.notes);
+    if (rec.score_adjustment || rec.adjustment) {
+      lines.push("", "Score adjustment:");
+      if (rec.score_adjustment) lines.push(rec.score_adjustment);
+      if (rec.adjustment) lines.push(rec.adjustment);
+    }
+    if (rec.keep.length) lines.push("", "To record: " + rec.keep.join("; ") + ".");
+    lines.push("", "Provisions applied (" + rec.edition + " Laws):");
+    rec.provisions.forEach(function (p) { lines.push("Law " + p.id + (p.heading ? " — " + p.heading : "") + ": " + p.text); });
+    return lines.join("\n") + "\n";
+  }
+
+  function drawRecord(app, rec) {
+    var actions = app.querySelector(".record-actions"), pre = document.getElementById("record-text");
+    Array.prototype.slice.call(app.children).forEach(function (c) { if (c !== actions && c !== pre) app.removeChild(c); });
+    var body = [el("p", { "class": "breadcrumb noprint" }, [el("a", { href: "/rulings", text: "Rulings" }), " › ",
+      el("a", { href: "/rulings/saved", text: "Saved records" })]), el("h1", { text: "Ruling record" })];
+    var head = el("dl", { "class": "record-head" }, [el("dt", { text: "Ruling" }), el("dd", { text: rec.title + " (" + rec.edition + " Laws)" })]);
+    CONTEXT.forEach(function (f) { if (rec[f[0]]) { head.appendChild(el("dt", { text: f[1] })); head.appendChild(el("dd", { text: rec[f[0]] })); } });
+    body.push(head);
+    if (rec.facts) body.push(el("h2", { text: "Facts" }), el("p", { "class": "facts", text: rec.facts }));
+    if (rec.steps.length) {
+      var ol = el("ol", { "class": "steps" });
+      rec.steps.forEach(function (s) { ol.appendChild(el("li", {}, [el("p", { "class": "q" }, [s.question + " ", el("span", { "class": "cites-inline", text: "[" + s.cites.join(", ") + "]" })]), el("p", { "class": "a" }, [el("strong", { text: s.answer })])])); });
+      body.push(el("h2", { text: "Questions and answers" }), ol);
+    }
+    body.push(el("h2", { text: "Ruling" }), el("p", { "class": "decision" }, [el("strong", { text: rec.ruling })]));
+    rec.notes.forEach(function (n) { body.push(el("p", { text: n })); });
+    if (rec.score_adjustment || rec.adjustment) {
+      body.push(el("h2", { text: "Score adjustment" }));
+      if (rec.score_adjustment) body.push(el("p", { text: rec.score_adjustment }));
+      if (rec.adjustment) body.push(el("p", { "class": "adjustment-entered" }, [el("strong", { text: rec.adjustment })]));
+    }
+    if (rec.keep.length) body.push(el("p", { "class": "keep" }, [el("strong", { text: "To record:" }), " " + rec.keep.join("; ") + "."]));
+    var dl = el("dl", { "class": "provisions" });
+    rec.provisions.forEach(function (p) {
+      dl.appendChild(el("dt", {}, [el("a", { href: p.url, text: "Law " + p.id }), p.heading ? " — " + p.heading : ""]));
+      dl.appendChild(el("dd", { text: p.text }));
+    });
+    body.push(el("h2", { text: "Provisions applied (" + rec.edition + " Laws)" }), dl);
+    body.forEach(function (b) { app.insertBefore(b, actions); });
+    pre.textContent = recordText(rec);
+    document.title = "Ruling record: " + rec.title + (rec.board ? ", board " + rec.board : "") + " — Lawbook";
+  }
+
+  /* --- the record's buttons ------------------------------------------------------ */
+  function saved() {
+    try { return JSON.parse(localStorage.getItem(STORE_KEY) || "[]"); } catch (e) { return []; }
+  }
+
+  function status(text) {
+    var s = document.getElementById("status");
+    if (s) { s.textContent = text; s.classList.add("shown"); setTimeout(function () { s.classList.remove("shown"); }, 2500); }
+  }
+
+  function wireRecord() {
+    var pre = document.getElementById("record-text");
+    if (!pre || !pre.textContent.trim()) return;
+    var printB = document.getElementById("print-record"), copyB = document.getElementById("copy-record"),
+      saveB = document.getElementById("save-record");
+    [printB, copyB, saveB].forEach(function (b) { b.hidden = false; });
+    printB.addEventListener("click", function () { window.print(); });
+    copyB.addEventListener("click", function () {
+      var done = function () { status("Copied as text."); copyB.dataset.copied = "yes"; };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(pre.textContent).then(done, function () { status("Select the text below to copy it."); pre.hidden = false; });
+      } else { pre.hidden = false; status("Select the text below to copy it."); }
+    });
+    saveB.addEventListener("click", function () {
+      var list = saved().filter(function (r) { return r.url !== location.pathname + location.search; });
+      list.unshift({ url: location.pathname + location.search, title: document.title.replace(/ — Lawbook$/, ""),
+        saved: new Date().toISOString(), text: pre.textContent });
+      try { localStorage.setItem(STORE_KEY, JSON.stringify(list.slice(0, 200))); status("Saved on this phone."); saveB.textContent = "Saved"; }
+      catch (e) { status("This browser would not save it: copy the text instead."); }
+    });
+  }
+
+  function drawSaved() {
+    var list = saved(), ol = document.getElementById("saved-list"), empty = document.getElementById("saved-empty"),
+      clear = document.getElementById("clear-saved");
+    ol.textContent = "";
+    list.forEach(function (r) {
+      ol.appendChild(el("li", {}, [el("a", { href: r.url, text: r.title }), " ", el("span", { "class": "when", text: new Date(r.saved).toLocaleString() })]));
+    });
+    empty.hidden = list.length > 0;
+    clear.hidden = list.length === 0;
+    clear.onclick = function () { localStorage.removeItem(STORE_KEY); drawSaved(); };
+  }
+
+  function start() {
+    /* the auction page: its address holds the ruling, so the record link takes it when tapped */
+    var auctionRecord = document.getElementById("auction-record");
+    if (auctionRecord) auctionRecord.addEventListener("click", function () {
+      auctionRecord.href = "/rulings/record?procedure=auction&" + location.search.replace(/^\?/, "");
+    });
+    var app = document.getElementById("guided-app");
+    if (!app) return;
+    var page = app.dataset.page;
+    if (page === "saved") { drawSaved(); return; }
+    var current = location.search.replace(/^\?/, "");
+    var stale = current !== (app.dataset.state || "");  /* the page kept for another address: draw this one */
+    if (!stale) { if (page === "record") wireRecord(); return; }
+    fetch("/rulings/guided.json", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (bundle) {
+      if (page === "step") drawStep(app, bundle, app.dataset.procedure);
+      else if (page === "record") {
+        var args = params();
+        if (!bundle.editions[args.edition || ""] && !args.procedure) return;
+        if (args.procedure === "auction") {
+          var p = document.getElementById("record-empty");
+          if (p) p.textContent = "The record of an auction ruling needs a connection to be remade; records saved on this phone open offline from Saved records.";
+          return;
+        }
+        drawRecord(app, makeRecord(bundle, args));
+        wireRecord();
+      }
+    }).catch(function (e) { status("This ruling cannot be drawn offline: " + e.message); });
+  }
+
+  root.LawbookGuided = { rule: rule, asks: asks, makeRecord: makeRecord, recordText: recordText };
+  if (typeof document !== "undefined") {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+  }
+})(typeof self !== "undefined" ? self : this);
