@@ -295,8 +295,13 @@ def _irregular_play(t: _Table, events, i, facts, simultaneous: bool = False) -> 
         if seat in in_trick:
             raise RulingInputError(f"Card {i + 1}: {SEAT_NAMES[seat]} has already played to trick {t.number}; "
                                    "enter the cards of each trick in the order they were played.", "play")
-        # 2007 57C2, 2017 57C3
-        return facts("declarer-premature-play", i, hand=t.side(seat), led=t.led(), **extra)
+        # 2007 57C2, 2017 57C3; a defender then playing before his partner is
+        # not subject to rectification, declarer having played from both hands (57C1)
+        nxt = events[i + 1] if i + 1 < len(events) else None
+        both = {seat, *in_trick} >= {t.declarer, t.dummy}
+        then_57c1 = bool(nxt and both and t.defender(nxt["seat"]) and partner(nxt["seat"]) not in in_trick
+                         and nxt["seat"] != after(seat) and nxt["marker"] is None)
+        return facts("declarer-premature-play", i, hand=t.side(seat), led=t.led(), exempt=then_57c1, **extra)
     skipped, s = [], t.expected()
     while s != seat:
         skipped.append(s)
@@ -516,6 +521,8 @@ def _values(f: dict, seats: dict) -> dict:
         if f.get(key):
             out[key] = SUIT_NAMES[f[key]]
             out[key + "_one"] = SUIT_NAMES[f[key]][:-1]
+    if f.get("next_seat"):
+        out["next_seat"] = SEAT_NAMES[f["next_seat"]]
     out["trick"] = str(f.get("trick"))
     out["how"] = "led" if f.get("how") == "lead" else "played"
     if f.get("cards"):
