@@ -112,6 +112,16 @@ self.addEventListener("fetch", function (event) {
     }));
     return;
   }
+  if (request.mode === "navigate" && path === "/rulings/auction" && url.search) {
+    /* A ruling's own address: the page's script walks the same rules offline,
+       so the kept page without its query answers when there is no network. */
+    event.respondWith(fetch(request).catch(function () {
+      return fromCache(url.pathname + url.search).then(function (hit) {
+        return hit || fromCache("/rulings/auction");
+      }).then(function (hit) { return hit || offlinePage(false); });
+    }));
+    return;
+  }
   if (request.mode === "navigate") {
     /* Pages change only with a rebuild, and a rebuild brings a new worker:
        the kept copy is current, and answers at once on a poor signal. */

@@ -145,6 +145,7 @@ def offline_pages() -> list[str]:
                 urls.append(url_for("pages.definitions", edition=e["id"]))
             urls += [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
+        urls += ["/rulings", "/rulings/auction", "/rulings/auction.json"]  # the ruling flow works offline
         return urls
     return cached("offline_pages", compute)
 

@@ -1,0 +1,134 @@
+"""The walker: follows one edition's decision tree for one kind of
+irregularity, given the facts established so far, to the ruling.
+
+static/rulings/walker.js is the same walker in JavaScript (for the phone,
+offline); both are run over tests/fixtures/rulings_*.json and must answer
+identically, so change them together.
+
+A node (see README.md in this folder) may carry `say` (what the Director
+tells the table, a template) and `cites` (provision ids), and then one of:
+
+- `on` + `cases`: branch on a fact's value; if the fact is not yet known the
+  node's `ask` becomes the next question and the walk stops (outcome null).
+  An `option` lists the choices the Laws give a player at that point.
+- `use`: continue with a shared subtree; `use_kind`: with the tree of the kind
+  named by a fact.
+- `outcome`: fields of the ruling; `then` continues with a subtree whose
+  outcome fields are merged in (e.g. Law 26's lead restrictions).
+"""
+from __future__ import annotations
+
+import re
+
+OUTCOME_DEFAULTS = {"offender_partner_must_pass": "none", "offender_must_pass": "none",
+                    "lead_restrictions": None, "score_adjustment": None, "information": None, "next": None}
+MAX_STEPS = 200
+_VAR = re.compile(r"\{(\w+)\}")
+
+
+class DataError(RuntimeError):
+    """The rulings data cannot answer these facts: a bug in the data, not in the input."""
+
+
+def fill(text: str, values: dict) -> str:
+    return _VAR.sub(lambda m: str(values[m.group(1)]) if values.get(m.group(1)) is not None else m.group(0), text)
+
+
+def _filled(obj, values):
+    if obj is None:
+        return None
+    out = dict(obj)
+    for key in ("text", "when"):
+        if isinstance(out.get(key), str):
+            out[key] = fill(out[key], values)
+    return out
+
+
+def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
+    """The ruling for `kind` in this edition's `data`.
+
+    `facts`: fact name -> value (a string) for what is established; `values`:
+    the words filled into templates ({offender}, {call}…); `seats`: seat
+    symbol (offender, lho, turn…) -> seat or None.  Returns questions,
+    options, outcome (None until every question is answered), say, cites and
+    path (each branch taken, `pointer=value`)."""
+    cites: list[str] = []
+    says: list[str] = []
+    options: list[dict] = []
+    questions: list[dict] = []
+    path: list[str] = []
+    merged: dict = {}
+
+    def add(ids):
+        for c in ids or []:
+            if c not in cites:
+                cites.append(c)
+
+    spec = data["kinds"][kind]
+    add(spec.get("cites"))
+    node, pointer = spec["tree"], f"kinds/{kind}/tree"
+    done = False
+    for _ in range(MAX_STEPS):
+        add(node.get("cites"))
+        if node.get("say"):
+            says.append(fill(node["say"], values))
+        if "use" in node:
+            pointer, node = f"subtrees/{node['use']}", data["subtrees"][node["use"]]
+            continue
+        if "use_kind" in node:
+            other = facts.get(node["use_kind"])
+            if other not in data["kinds"]:
+                raise DataError(f"{pointer}: no kind {other!r}")
+            add(data["kinds"][other].get("cites"))
+            pointer, node = f"kinds/{other}/tree", data["kinds"][other]["tree"]
+            continue
+        if "on" in node:
+            name = node["on"]
+            value = facts.get(name)
+            option = node.get("option")
+            if option:
+                for key, choice in option["choices"].items():
+                    options.append({"id": choice["id"], "who": seats.get(option["who"]),
+                                    "text": fill(choice["text"], values),
+                                    "cites": list(option.get("cites") or node.get("cites") or []),
+                                    "chosen": None if value is None else value == key})
+            if value is None:
+                ask = node.get("ask")
+                if not ask:
+                    raise DataError(f"{pointer}: fact {name!r} is unknown and the node asks nothing")
+                questions.append({
+                    "id": ask.get("finding", name), "text": fill(ask["text"], values), "kind": ask["kind"],
+                    "who": seats.get(ask.get("who")) if ask.get("who") else None,
+                    "answers": None if ask.get("answers") is None else
+                    [{"value": v, "label": fill(label, values)} for v, label in ask["answers"].items()],
+                    "cites": list(ask.get("cites") or node.get("cites") or [])})
+                add(ask.get("cites"))
+                break
+            if value not in node["cases"]:
+                raise DataError(f"{pointer}: no case for {name} = {value!r}")
+            path.append(f"{pointer}={value}")
+            pointer, node = f"{pointer}/cases/{value}", node["cases"][value]
+            continue
+        if "outcome" in node:
+            for key, v in node["outcome"].items():
+                merged[key] = v
+            if "then" in node:
+                pointer, node = f"subtrees/{node['then']}", data["subtrees"][node["then"]]
+                continue
+            done = True
+            break
+        raise DataError(f"{pointer}: a node needs on, use, use_kind or outcome")
+    else:
+        raise DataError(f"kinds/{kind}: more than {MAX_STEPS} steps (a loop?)")
+
+    outcome = None
+    if done:
+        outcome = dict(OUTCOME_DEFAULTS)
+        for key, v in merged.items():
+            outcome[key] = _filled(v, values) if isinstance(v, dict) else v
+        outcome["next"] = seats.get(merged.get("next") or "none")
+        for key in ("lead_restrictions", "score_adjustment", "information"):
+            if outcome[key]:
+                add(outcome[key].get("cites"))
+    return {"questions": questions, "options": options, "outcome": outcome, "say": " ".join(says),
+            "cites": cites, "path": path}

@@ -1,0 +1,239 @@
+"""Rulings at the table on the web: POST /api/rulings/auction, the phone
+flow at /rulings (each step a plain form; static/rulings/ runs the same
+walker over the same data offline), and /rulings/auction.json (the data and
+the text of every cited provision, for the offline walker).
+
+Addresses: a ruling is a GET address, `/rulings/auction?edition=2017&dealer=N
+&calls=1H+E:1D&accepted=no&replacement=2D` — the calls typed as words, each
+`SEAT:CALL` or just `CALL` for the next seat after the previous call; each
+finding as a parameter (`yes`/`no`, or a call).
+"""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from laws.rulings import RulingError
+from laws.rulings import auction as auction_rulings
+from laws.rulings import data as rulings_data
+from laws.web.checkers import cite_links, provision_url
+from laws.web.db import get_db
+from laws.web.site import cached
+
+bp = Blueprint("rulings", __name__)
+SEATS = "NESW"
+
+
+def _error(message: str, field: str | None, status: int = 400):
+    return jsonify({"error": message, "field": field}), status
+
+
+def _store_editions() -> list[str]:
+    """Editions that have rulings data and are in the store, newest first."""
+    def compute():
+        have = {r[0] for r in get_db().execute("select id from editions")}
+        return [e for e in rulings_data.editions("auction") if e in have]
+    return cached("rulings_editions", compute)
+
+
+def _laws_in_store(edition: str) -> set[int]:
+    return cached(f"rulings_laws:{edition}", lambda: {r[0] for r in get_db().execute(
+        "select distinct law from provisions where edition = ?", [edition])})
+
+
+def rule(payload) -> dict:
+    """The ruling, or RulingError (also when the store lacks the edition's law)."""
+    editions = _store_editions()
+    if isinstance(payload, dict) and isinstance(payload.get("edition"), str) \
+            and payload["edition"] in rulings_data.editions("auction") and payload["edition"] not in editions:
+        raise RulingError(f"The {payload['edition']} Laws are not in the store.", "edition")
+    out = auction_rulings.rule(payload, editions)
+    law = out["irregularity"] and out["irregularity"]["law"]
+    if law and int(law) not in _laws_in_store(out["edition"]):
+        raise RulingError(f"Law {law} of the {out['edition']} edition is not in the store yet, so this ruling "
+                          "cannot cite it; ask for another edition.", "edition")
+    return out
+
+
+@bp.post("/api/rulings/auction")
+def api_auction():
+    if not request.is_json:
+        return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
+    payload = request.get_json(silent=True)
+    if payload is None:
+        return _error("The request body is not valid JSON.", None)
+    try:
+        return jsonify(rule(payload))
+    except RulingError as exc:
+        return _error(str(exc), exc.field)
+
+
+# --- the data for the offline walker --------------------------------------------
+
+def provision_texts(edition: str, ids) -> dict:
+    db = get_db()
+    out = {}
+    for pid in sorted(ids):
+        row = db.execute("select id, law, heading, text from provisions where edition = ? and id = ?",
+                         [edition, pid]).fetchone()
+        if row is not None:
+            kids = [r["text"] for r in db.execute(
+                "select text from provisions where edition = ? and parent = ? order by ord", [edition, pid])
+                if r["text"]]
+            out[pid] = {"heading": row["heading"] or "", "text": row["text"] or "", "children": kids,
+                        "url": provision_url(edition, pid)}
+    return out
+
+
+def bundle() -> dict:
+    def compute():
+        data = rulings_data.load("auction")
+        editions = _store_editions()
+        return {"editions": {e: data[e] for e in editions},
+                "texts": {e: provision_texts(e, rulings_data.cites(data[e])) for e in editions}}
+    return cached("rulings_bundle", compute)
+
+
+@bp.get("/rulings/auction.json")
+def auction_json():
+    resp = Response(json.dumps(bundle(), separators=(",", ":"), ensure_ascii=False), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+# --- pages --------------------------------------------------------------------------
+
+BOOLEAN = [k for k in auction_rulings.BOOLEAN_FINDINGS]
+CALL_FINDINGS = list(auction_rulings.CALL_FINDINGS)
+
+
+def parse_calls_text(text: str, dealer: str) -> list[list[str]]:
+    """'1H E:1D P' -> [['N','1H'], ['E','1D'], ['S','P']]: a call without a
+    seat is made by the player after the previous call's."""
+    out = []
+    seat = None
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        if ":" in token:
+            s, _, call = token.partition(":")
+            seat = s.strip().upper()
+            if seat not in SEATS:
+                raise RulingError(f"{token!r}: {s!r} is not a seat (N, E, S or W).", "calls")
+        else:
+            call = token
+            seat = dealer if seat is None else SEATS[(SEATS.index(seat) + 1) % 4]
+        out.append([seat, call])
+    return out
+
+
+def calls_text(calls: list[list[str]], dealer: str) -> str:
+    """The calls as typed: a seat only where it is not the next in turn."""
+    words, prev = [], None
+    for seat, call in calls:
+        expected = dealer if prev is None else SEATS[(SEATS.index(prev) + 1) % 4]
+        words.append(call if seat == expected else f"{seat}:{call}")
+        prev = seat
+    return " ".join(words)
+
+
+def payload_from_args(args) -> dict:
+    dealer = (args.get("dealer") or "N").upper()
+    payload = {"edition": args.get("edition") or (_store_editions() or ["2017"])[0], "dealer": dealer,
+               "calls": parse_calls_text(args.get("calls", ""), dealer if dealer in SEATS else "N")}
+    findings: dict = {}
+    for name in BOOLEAN:
+        v = args.get(name)
+        if v in ("yes", "no"):
+            findings[name] = v == "yes"
+    for name in CALL_FINDINGS:
+        if args.get(name):
+            findings[name] = args[name]
+    if args.get("required_to_pass"):
+        findings["required_to_pass"] = [s for s in re.split(r"[\s,]+", args["required_to_pass"].upper()) if s]
+    if args.get("card"):
+        seat, _, cards = args["card"].partition(":")
+        findings["card"] = {"seat": seat.upper(), "cards": [c for c in re.split(r"[\s,]+", cards) if c],
+                            "led": args.get("card_led") == "yes"}
+    if args.get("change"):
+        change: dict = {"call": args["change"]}
+        if (args.get("change_index") or "").isdigit():
+            change["index"] = int(args["change_index"])
+        findings["change"] = change
+    payload["findings"] = findings
+    return payload
+
+
+STATE_KEYS = ["edition", "dealer", "calls", *BOOLEAN, *CALL_FINDINGS, "required_to_pass", "card", "card_led",
+              "change", "change_index"]
+
+
+def _state(args) -> dict:
+    return {k: args[k] for k in STATE_KEYS if args.get(k)}
+
+
+def _differences(a: dict | None, b: dict | None) -> list[str]:
+    """Fields of two editions' outcomes that differ, in words."""
+    if not a or not b:
+        return []
+    out = []
+    labels = {"offender_partner_must_pass": "offender's partner must pass", "offender_must_pass": "offender must pass",
+              "next": "who calls next"}
+    for key, label in labels.items():
+        if a[key] != b[key]:
+            out.append(f"{label}: {a[key] or '—'} / {b[key] or '—'}")
+    la = (a["lead_restrictions"] or {}).get("declarer_may")
+    lb = (b["lead_restrictions"] or {}).get("declarer_may")
+    if la != lb:
+        out.append(f"lead restrictions: declarer may {' or '.join(la) if la else 'do nothing'} / "
+                   f"{' or '.join(lb) if lb else 'do nothing'}")
+    return out
+
+
+@bp.get("/rulings")
+def index():
+    return render_template("rulings/index.html")
+
+
+@bp.get("/rulings/auction")
+def auction_page():
+    args = request.args
+    state = _state(args)
+    editions = _store_editions()
+    ruling = other = error = None
+    status = 200
+    edition = state.get("edition") or (editions[0] if editions else "")
+    if args.get("calls") or args.get("card"):
+        try:
+            ruling = rule(payload_from_args(args))
+            edition = ruling["edition"]
+        except RulingError as exc:
+            error, status = f"{exc}", 400
+    others = []
+    for e in editions:
+        if e == edition:
+            continue
+        try:
+            o = rule(payload_from_args({**state, "edition": e})) if ruling else None
+        except RulingError:
+            o = None
+        others.append({"edition": e, "url": "/rulings/auction?" + urlencode({**state, "edition": e}), "ruling": o,
+                       "differences": _differences(ruling["outcome"] if ruling else None,
+                                                   o["outcome"] if o else None)})
+        other = other or o
+    texts = bundle()["texts"].get(edition, {}) if ruling else {}
+    cites = [dict(link, text=texts.get(link["id"])) for link in cite_links(edition, ruling["cites"])] if ruling else []
+    question = ruling["questions"][0] if ruling and ruling["questions"] else None
+    hidden = {k: v for k, v in state.items() if not question or k != question["id"]}
+    return render_template("rulings/auction.html", ruling=ruling, error=error, state=state, edition=edition,
+                           editions=editions, others=others, cites=cites, question=question, hidden=hidden,
+                           names=auction_rulings.NAMES, restart_url="/rulings/auction?" + urlencode(
+                               {"edition": edition, "dealer": state.get("dealer", "N")})), status
+
+
+@bp.app_template_filter("provision_url")
+def _provision_url_filter(pid: str, edition: str) -> str:
+    return provision_url(edition, pid)

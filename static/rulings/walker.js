@@ -1,0 +1,92 @@
+/* The rulings walker: laws/rulings/walker.py in JavaScript, for the phone
+   offline.  Both follow the same data (laws/rulings/<period>/<edition>.json)
+   and the same fixture cases must give the same answer from both: change
+   them together. */
+(function (root) {
+  "use strict";
+  var DEFAULTS = { offender_partner_must_pass: "none", offender_must_pass: "none",
+    lead_restrictions: null, score_adjustment: null, information: null, next: null };
+  var MAX_STEPS = 200;
+
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) {
+      var v = values[k];
+      return v === undefined || v === null ? m : String(v);
+    });
+  }
+
+  function filled(obj, values) {
+    if (obj === null || obj === undefined) return null;
+    var out = {};
+    Object.keys(obj).forEach(function (k) { out[k] = obj[k]; });
+    ["text", "when"].forEach(function (k) { if (typeof out[k] === "string") out[k] = fill(out[k], values); });
+    return out;
+  }
+
+  function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
+
+  function walk(data, kind, facts, values, seats) {
+    var cites = [], says = [], options = [], questions = [], path = [], merged = {};
+    function add(ids) { (ids || []).forEach(function (c) { if (cites.indexOf(c) < 0) cites.push(c); }); }
+    function seat(sym) { return sym && Object.prototype.hasOwnProperty.call(seats, sym) ? seats[sym] : null; }
+    var spec = data.kinds[kind];
+    add(spec.cites);
+    var node = spec.tree, pointer = "kinds/" + kind + "/tree", done = false, steps = 0;
+    for (; steps < MAX_STEPS; steps++) {
+      add(node.cites);
+      if (node.say) says.push(fill(node.say, values));
+      if ("use" in node) { pointer = "subtrees/" + node.use; node = data.subtrees[node.use]; continue; }
+      if ("use_kind" in node) {
+        var other = facts[node.use_kind];
+        if (!data.kinds[other]) throw new Error(pointer + ": no kind " + other);
+        add(data.kinds[other].cites);
+        pointer = "kinds/" + other + "/tree"; node = data.kinds[other].tree; continue;
+      }
+      if ("on" in node) {
+        var name = node.on, value = facts[name], option = node.option;
+        if (value === undefined) value = null;
+        if (option) {
+          Object.keys(option.choices).forEach(function (key) {
+            var choice = option.choices[key];
+            options.push({ id: choice.id, who: seat(option.who), text: fill(choice.text, values),
+              cites: (option.cites || node.cites || []).slice(), chosen: value === null ? null : value === key });
+          });
+        }
+        if (value === null) {
+          var ask = node.ask;
+          if (!ask) throw new Error(pointer + ": fact " + name + " is unknown and the node asks nothing");
+          questions.push({ id: ask.finding || name, text: fill(ask.text, values), kind: ask.kind,
+            who: ask.who ? seat(ask.who) : null,
+            answers: ask.answers === null || ask.answers === undefined ? null :
+              Object.keys(ask.answers).map(function (v) { return { value: v, label: fill(ask.answers[v], values) }; }),
+            cites: (ask.cites || node.cites || []).slice() });
+          add(ask.cites);
+          break;
+        }
+        if (!Object.prototype.hasOwnProperty.call(node.cases, value)) throw new Error(pointer + ": no case for " + name + " = " + value);
+        path.push(pointer + "=" + value);
+        pointer = pointer + "/cases/" + value; node = node.cases[value]; continue;
+      }
+      if ("outcome" in node) {
+        Object.keys(node.outcome).forEach(function (k) { merged[k] = node.outcome[k]; });
+        if ("then" in node) { pointer = "subtrees/" + node.then; node = data.subtrees[node.then]; continue; }
+        done = true; break;
+      }
+      throw new Error(pointer + ": a node needs on, use, use_kind or outcome");
+    }
+    if (steps >= MAX_STEPS) throw new Error("kinds/" + kind + ": too many steps");
+    var outcome = null;
+    if (done) {
+      outcome = {};
+      Object.keys(DEFAULTS).forEach(function (k) { outcome[k] = DEFAULTS[k]; });
+      Object.keys(merged).forEach(function (k) { outcome[k] = isObject(merged[k]) ? filled(merged[k], values) : merged[k]; });
+      outcome.next = seat(merged.next || "none");
+      ["lead_restrictions", "score_adjustment", "information"].forEach(function (k) { if (outcome[k]) add(outcome[k].cites); });
+    }
+    return { questions: questions, options: options, outcome: outcome, say: says.join(" "), cites: cites, path: path };
+  }
+
+  root.LawbookRulings = root.LawbookRulings || {};
+  root.LawbookRulings.walk = walk;
+  root.LawbookRulings.fill = fill;
+})(typeof self !== "undefined" ? self : this);
