@@ -32,9 +32,9 @@ def _floor(corpus: Path, out: Path) -> float:
     """Read every corpus file into one table of a new SQLite file."""
     t0 = time.perf_counter()
     conn = sqlite3.connect(out)
-    conn.execute("create table f (name text primary key, body text)")
+    conn.execute("create table f (name text primary key, body blob)")
     conn.executemany("insert into f values (?, ?)",
-                     [(p.name, p.read_text(encoding="utf-8")) for p in sorted(corpus.iterdir()) if p.is_file()])
+                     [(p.name, p.read_bytes()) for p in sorted(corpus.iterdir()) if p.is_file()])
     conn.commit()
     conn.close()
     return time.perf_counter() - t0

@@ -32,7 +32,7 @@ CURRENT = "current"
 BUILDS = "builds"
 # sources are parsed in this order: fragments are matched against the code
 # of their edition, so codes come first
-KIND_ORDER = {"code": 0, "guide": 1, "fragments": 2}
+KIND_ORDER = {"code": 0, "witness": 1, "guide": 2, "fragments": 3}
 
 
 class BuildError(Exception):
@@ -65,6 +65,9 @@ class BuildResult:
     path: Path
     editions: list[EditionSummary] = field(default_factory=list)
     seconds: float = 0.0
+    # the parsed witnesses (second transcriptions), by file, for readings
+    # compared word by word with their edition's main text
+    witnesses: dict[str, ParsedSource] = field(default_factory=dict)
 
 
 def fingerprint(corpus_dir: Path) -> str:
@@ -96,19 +99,22 @@ def is_stale(corpus_dir: Path, data_dir: Path) -> bool:
 
 
 def _read(source: manifest_mod.Source) -> str:
+    """The file's text, decoded as the manifest says (UTF-8 unless it names
+    another `encoding`)."""
     try:
-        text = source.path.read_text(encoding="utf-8")
+        text = source.path.read_bytes().decode(source.encoding)
     except UnicodeDecodeError as exc:
         line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise SourceError(source.file, "is not UTF-8 text", line) from None
+        raise SourceError(source.file, f"is not {source.encoding} text (set the source's 'encoding' "
+                                       "in the manifest)", line) from None
     if not text.strip():
         raise SourceError(source.file, "is empty")
     return text
 
 
 def _check_coverage(source: manifest_mod.Source, parsed: ParsedSource) -> None:
-    """A code source must give every law the manifest says it covers."""
-    if source.kind != "code":
+    """A code (or witness) source must give every law the manifest says it covers."""
+    if source.kind not in ("code", "witness"):
         return
     got = {law.number for law in parsed.laws}
     missing = [n for n in source.laws if n not in got]
@@ -168,6 +174,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
     if not corpus_dir.is_dir():
         raise BuildError(f"there is no corpus folder at {corpus_dir}")
     manifest, results, seconds = parse_all(corpus_dir)
+    kinds = {s.file: s.kind for s in manifest.sources}
 
     builds = data_dir / BUILDS
     builds.mkdir(parents=True, exist_ok=True)
@@ -179,8 +186,7 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
                   for s in manifest.sources}
         store.write_manifest(db, manifest, hashes)
-        for parsed in results:
-            store.write_parsed(db, parsed)
+        store.write_sources(db, manifest, results)
         refs = references.build(db)
         db.conn.commit()
         for _name, step in _after_store_steps(corpus_dir):
@@ -196,7 +202,8 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     _prune(builds, keep={final.name, _target_name(data_dir)})
-    result = BuildResult(final, summaries, time.perf_counter() - t0)
+    result = BuildResult(final, summaries, time.perf_counter() - t0,
+                         witnesses={p.file: p for p in results if kinds[p.file] == "witness"})
     for s in summaries:
         echo(s.line())
     echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s")

@@ -2,6 +2,7 @@
 source file witnesses each, read and checked before anything is parsed."""
 from __future__ import annotations
 
+import codecs
 import re
 import tomllib
 from dataclasses import dataclass
@@ -12,7 +13,9 @@ from laws.model import SourceError
 MANIFEST = "manifest.toml"
 EDITION_ID = re.compile(r"^[0-9]{4}(-[a-z0-9]+)*$|^[a-z]+-[0-9]{4}$")
 KINDS = {"code", "guide"}
-SOURCE_KINDS = {"code", "guide", "fragments"}
+# a "witness" is a second transcription of laws of an edition whose main text
+# is another source: parsed and recorded as attesting those laws, not stored as their text
+SOURCE_KINDS = {"code", "guide", "fragments", "witness"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Source:
     provenance: str
     attribution: str
     path: Path
+    encoding: str = "utf-8"  # how the file's bytes are decoded (a PDF extract may be "latin-1")
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,12 @@ def load(corpus_dir: Path) -> Manifest:
             laws = parse_law_list(_require(entry, "laws", where, path, line))
         except ValueError as exc:
             raise SourceError(MANIFEST, f"{where}: {exc}", line) from None
+        encoding = str(entry.get("encoding", "utf-8"))
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise SourceError(MANIFEST, f"{where}: encoding '{encoding}' is not one Python knows "
+                                        "(utf-8, latin-1, cp1252 ...)", line) from None
         file_path = Path(corpus_dir) / fname
         if not file_path.is_file():
             raise SourceError(fname, "is named in the manifest but is not in the corpus folder")
@@ -144,7 +154,7 @@ def load(corpus_dir: Path) -> Manifest:
         sources.append(Source(
             file=fname, edition=edition, title=_require(entry, "title", where, path, line), kind=kind,
             parser=parser, laws=laws, provenance=entry.get("provenance", ""),
-            attribution=entry.get("attribution", ""), path=file_path,
+            attribution=entry.get("attribution", ""), path=file_path, encoding=encoding,
         ))
     for e in editions:
         if not any(s.edition == e.id for s in sources):

@@ -4,7 +4,8 @@ Runs at build time over the store after every source is written, so a law may
 cite a law that a later part of the file (or another source of the same
 edition) supplies.  Each citation is resolved to the most specific provision
 that exists in the same edition; one that cannot be resolved is kept with the
-reason, in words a reader understands.
+provision it cites (`to_id`, in the citing edition) and the reason, in words a
+reader understands, so that adding the missing text later resolves it.
 """
 from __future__ import annotations
 
@@ -28,9 +29,20 @@ def _texts(db: sqlite_utils.Database, edition: str):
         yield r["id"], None, "definition", r["text"] or ""
 
 
+def cited(cite: citations.Cite, from_law: int | None) -> str | None:
+    """The provision a citation names, whether or not the edition has it
+    ('Law 72C' -> '72C'; 'see C1(d)' in Law 12 -> '12C1(d)'); None for what is
+    no provision of the Laws (the Proprieties, a relative citation outside a law)."""
+    law = cite.law if cite.law is not None else from_law
+    if cite.outside or law is None:
+        return None
+    return citations.provision_id(law, cite.path)
+
+
 def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[str],
             laws: set[int]) -> tuple[str | None, int | None, str]:
-    """(target id, target law, reason) — reason is '' when resolved exactly."""
+    """(target id, target law, reason) — reason is '' when resolved exactly;
+    the target id is None when nothing in the edition answers the citation."""
     if cite.outside:
         return None, None, OUTSIDE_REASON[cite.outside]
     if cite.law is None and from_law is not None:
@@ -66,10 +78,13 @@ def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
         for from_id, from_law, field, text in _texts(db, ed):
             for c in citations.find(text):
                 to_id, to_law, reason = resolve(c, from_id, from_law, ids, laws)
+                resolved = to_id is not None
+                if not resolved:  # keep what it cites: adding that text later resolves it
+                    to_id = cited(c, from_law)
                 rows.append({
                     "edition": ed, "from_id": from_id, "from_law": from_law, "field": field, "raw": c.raw,
                     "start": c.start, "end": c.end, "to_edition": ed if to_id else None, "to_id": to_id,
-                    "to_law": to_law, "resolved": int(to_id is not None), "reason": reason,
+                    "to_law": to_law, "resolved": int(resolved), "reason": reason,
                 })
         db["refs"].insert_all(rows)
         resolved = sum(r["resolved"] for r in rows)

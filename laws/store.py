@@ -65,7 +65,7 @@ def create(path: Path) -> sqlite_utils.Database:
         "provisions": str, "score": float, "date": str, "line": int, "text": str,
     }, pk="id", foreign_keys=[("source", "sources", "file"), ("edition", "editions", "id")])
     db["attestations"].create({
-        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment'
+        "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment' | 'witness'
     }, pk=("edition", "law", "source"), foreign_keys=[("source", "sources", "file")])
     db["corrections"].create({
         "id": int, "source": str, "edition": str, "location": str, "raw": str, "corrected": str,
@@ -144,6 +144,11 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     attested = sorted({f.law for f in parsed.fragments if f.kind == "law" and f.law})
     db["attestations"].insert_all(({"edition": ed, "law": n, "source": src, "how": "fragment"}
                                    for n in attested), ignore=True)
+    _write_corrections(db, parsed)
+
+
+def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+    src, ed = parsed.file, parsed.edition
     db["corrections"].insert_all([{
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
@@ -151,6 +156,27 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 0,
     } for c in parsed.uncertain])
+
+
+def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
+    """Every parsed source, each as its kind asks (a witness attests, it does
+    not give the text)."""
+    kinds = {s.file: s.kind for s in manifest.sources}
+    for parsed in results:
+        if kinds[parsed.file] == "witness":
+            write_witness(db, parsed)
+        else:
+            write_parsed(db, parsed)
+
+
+def write_witness(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+    """A second transcription of laws whose text another source gives: it
+    attests them (one `attestations` row per law, how = 'witness') and its
+    corrections are kept, but its laws and provisions are not stored."""
+    ed, src = parsed.edition, parsed.file
+    db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
+                                   for law in parsed.laws), ignore=True)
+    _write_corrections(db, parsed)
 
 
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:

@@ -183,8 +183,7 @@ def test_comparisons_are_fast(tmp_path):
     manifest, results, _ = parse_all(CORPUS)
     db = store.create(tmp_path / "laws.db")
     store.write_manifest(db, manifest, {s.file: ("", 0) for s in manifest.sources})
-    for parsed in results:
-        store.write_parsed(db, parsed)
+    store.write_sources(db, manifest, results)
     references.build(db)
     figures = compare.build(db, CORPUS)
     assert figures["pairs"] == 2 and figures["laws"] == 39

@@ -23,6 +23,7 @@ _MODULES = {
     "rubber-html": "rubber_html",  # the 1993 rubber code, text of an HTML page (002)
     "club-pages": "club_pages",  # a club's dated "law of the month" pages (003)
     "plain": "plain",  # a plain transcription: 'Law n' / title / 'A. Heading' (004)
+    "pdf": "pdf_text",  # a code as text extracted from its PDF (the ACBL 2017 Laws; the 2027 Laws)
 }
 PARSERS = set(_MODULES)
 
