@@ -246,7 +246,7 @@ def analyse(req: dict) -> dict:
                 t.play(seat, card)
                 continue
             if not t.defender(seat):
-                return facts("opening-lead-by-declaring-side", i, face_down=True)
+                return facts("opening-lead-by-declaring-side", i, face_down=True, correct_leader=t.leader)
             return facts("face-down-opening-lead-out-of-turn", i, correct_leader=t.leader)
 
         if seat != t.expected():
@@ -300,7 +300,7 @@ def _irregular_play(t: _Table, events, i, facts, simultaneous: bool = False) -> 
         nxt = events[i + 1] if i + 1 < len(events) else None
         both = {seat, *in_trick} >= {t.declarer, t.dummy}
         then_57c1 = bool(nxt and both and t.defender(nxt["seat"]) and partner(nxt["seat"]) not in in_trick
-                         and nxt["seat"] != after(seat) and nxt["marker"] is None)
+                         and nxt["marker"] is None)
         return facts("declarer-premature-play", i, hand=t.side(seat), led=t.led(), exempt=then_57c1, **extra)
     skipped, s = [], t.expected()
     while s != seat:
@@ -334,8 +334,9 @@ def _lead_out_of_turn(t: _Table, events, i, facts, extra) -> dict:
         then = "face-down-lead"
     elif nxt["marker"] not in (None, "revoke"):
         then = "other"
-    elif nxt["seat"] == after(seat):
-        then = "accepted"
+    elif nxt["seat"] == after(seat) or (t.number == 1 and not t.winners and t.defender(seat)
+                                         and not t.defender(nxt["seat"])):
+        then = "accepted"  # (to an opening lead, from either of declarer's hands: 54B1, 54B2)
     elif nxt["seat"] == correct and opponents:
         then = "proper-lead"
     elif nxt["seat"] == after(seat, 3) and not t.defender(seat):
@@ -400,7 +401,7 @@ def _revoke(t: _Table, events, i, number: int, seat: str, facts, findings: dict)
     later trick), who won the revoke trick, whether the offending side won a
     later trick (64A)."""
     replay = _Table(t.declarer, t.trumps or "NT")
-    mate, established, where = partner(seat), False, i
+    mate, established, where = partner(seat), None, i
     for k, ev in enumerate(events):
         if ev["marker"] not in (None, "revoke", "facedown"):
             continue
@@ -414,15 +415,13 @@ def _revoke(t: _Table, events, i, number: int, seat: str, facts, findings: dict)
         w = won[number - 1]
         won_by = "offender" if w == seat else "partner" if w == mate else "opponents"
     else:
-        won_by = "ask"
+        won_by = None
     if any(w in (seat, mate) for w in won[number:]):
         later_won = "yes"
     elif len(won) == 13:
         later_won = "no"
     else:
-        later_won = "ask"
-    if isinstance(findings.get("established"), bool):
-        established = findings["established"]
+        later_won = None
     card = events[where]["card"]
     return facts("revoke", where, seat=seat, card=card, established=established, won_by=won_by,
                  later_won=later_won, trick12=number == 12, revoke_trick=number) | {"trick": number}
@@ -452,10 +451,18 @@ def answerable(data: dict) -> dict[str, set[str]]:
 
 
 def _findings(data: dict, findings: dict) -> dict[str, str]:
+    """The findings as the trees read them.  A finding only the other
+    edition asks is accepted (and unused); an answer this edition's tree
+    does not have is refused."""
     allowed = answerable(data) | {"defective": {"omitted", "too-many"},
                                   "dummy_act": {"warned", "asked-revoke", "drew-attention"}}
+    known = set(allowed)
+    for other in rulings_data.load(PERIOD).values():
+        known |= set(answerable(other))
     out = {}
     for name, value in findings.items():
+        if name in known and name not in allowed:
+            continue
         if name not in allowed:
             raise RulingInputError(f"There is no finding {name!r} for the play; the findings are "
                                    f"{', '.join(sorted(allowed))}.", f"findings.{name}")
@@ -513,6 +520,7 @@ def _seats(f: dict) -> dict:
 
 def _values(f: dict, seats: dict) -> dict:
     out = {k: SEAT_NAMES[v] for k, v in seats.items() if v in SEAT_NAMES}
+    out.setdefault("offender", "the offender")
     for key in ("card", "penalty_card", "next_card", "other"):
         if f.get(key):
             out[key] = card_name(f[key])
