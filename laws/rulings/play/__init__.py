@@ -309,8 +309,9 @@ def _irregular_play(t: _Table, events, i, facts, simultaneous: bool = False) -> 
     forfeit = _next_by_lho(t, events, i)
     if seat in in_trick or mate in skipped:
         if mate not in in_trick:  # 57A: led or played before partner played to the trick
-            exempt = t.declarer in in_trick and t.dummy in in_trick  # 57C1
-            return facts("premature-play", i, how="lead" if seat in in_trick else "play", exempt=exempt,
+            # (57C1 cannot arise here: declarer's second hand playing before
+            # this defender's partner is itself the first irregularity, below)
+            return facts("premature-play", i, how="lead" if seat in in_trick else "play",
                          led=t.led(), forfeit=forfeit, restricted=mate, **extra)
         return facts("exposed-card", i, several=bool(t.penalty[seat]), deliberate=True, **extra)
     # partner has played; declarer or dummy, on his right, has not (2017 57D)
@@ -330,7 +331,7 @@ def _lead_out_of_turn(t: _Table, events, i, facts, extra) -> dict:
     # 53B, 2017 53C)
     if nxt is None:
         then = "none"
-    elif nxt["marker"] == "facedown" and nxt["seat"] == correct:
+    elif nxt["marker"] == "facedown" and nxt["seat"] == correct and t.number == 1:
         then = "face-down-lead"
     elif nxt["marker"] not in (None, "revoke"):
         then = "other"
