@@ -35,9 +35,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from laws.web import db, errors
     db.init_app(app)
     errors.init_app(app)
-    from laws.web import api, checkers, compare, pages, rulings
+    from laws.web import api, checkers, compare, pages, rulings, rulings_play
     from search import web as search_web
-    for blueprint in (api.bp, pages.bp, search_web.bp, compare.bp, checkers.bp, rulings.bp):
+    for blueprint in (api.bp, pages.bp, search_web.bp, compare.bp, checkers.bp, rulings.bp, rulings_play.bp):
         app.register_blueprint(blueprint)
     from laws.web import site
     site.init_app(app)

@@ -112,12 +112,12 @@ self.addEventListener("fetch", function (event) {
     }));
     return;
   }
-  if (request.mode === "navigate" && path === "/rulings/auction" && url.search) {
+  if (request.mode === "navigate" && (path === "/rulings/auction" || path === "/rulings/play") && url.search) {
     /* A ruling's own address: the page's script walks the same rules offline,
        so the kept page without its query answers when there is no network. */
     event.respondWith(fetch(request).catch(function () {
       return fromCache(url.pathname + url.search).then(function (hit) {
-        return hit || fromCache("/rulings/auction");
+        return hit || fromCache(path);
       }).then(function (hit) { return hit || offlinePage(false); });
     }));
     return;

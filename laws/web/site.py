@@ -145,7 +145,8 @@ def offline_pages() -> list[str]:
                 urls.append(url_for("pages.definitions", edition=e["id"]))
             urls += [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
-        urls += ["/rulings", "/rulings/auction", "/rulings/auction.json"]  # the ruling flow works offline
+        urls += ["/rulings", "/rulings/auction", "/rulings/auction.json",  # the ruling flow works offline
+                 "/rulings/play", "/rulings/play.json"]
         return urls
     return cached("offline_pages", compute)
 

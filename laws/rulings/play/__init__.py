@@ -29,6 +29,7 @@ fixture file tests/fixtures/rulings_play.json is run against both.
 """
 from __future__ import annotations
 
+import json
 import re
 
 from laws.rulings import RulingError as RulingInputError
@@ -470,7 +471,7 @@ def _findings(data: dict, findings: dict) -> dict[str, str]:
         word = _word(value)
         if word not in allowed[name]:
             raise RulingInputError(f"The finding {name!r} is one of {', '.join(sorted(allowed[name]))}, not "
-                                   f"{value!r}.", f"findings.{name}")
+                                   f"{json.dumps(value)}.", f"findings.{name}")
         out[name] = word
     return out
 
