@@ -15,6 +15,7 @@ a server still reading it is never pulled from under.
 """
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 import shutil
@@ -105,8 +106,9 @@ def _read(source: manifest_mod.Source) -> str:
         text = source.path.read_bytes().decode(source.encoding)
     except UnicodeDecodeError as exc:
         line = source.path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise SourceError(source.file, f"is not {source.encoding} text (set the source's 'encoding' "
-                                       "in the manifest)", line) from None
+        name = "UTF-8" if codecs.lookup(source.encoding).name == "utf-8" else source.encoding
+        raise SourceError(source.file, f"is not {name} text (a source in another encoding names it "
+                                       "in the manifest: encoding = \"latin-1\")", line) from None
     if not text.strip():
         raise SourceError(source.file, "is empty")
     return text

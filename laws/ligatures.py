@@ -190,7 +190,9 @@ def damage_rate(text: str, lexicon: Lexicon | None = None) -> float:
 
 
 def lexicon_from_texts(texts: Iterable[str]) -> Lexicon:
-    """The English list plus those of `texts` that show no lost ligatures."""
+    """The English list plus those of `texts` that do not show lost ligatures
+    (more than DAMAGED_RATE per word, by the English list alone: the 2017 PDF
+    text shows 9.4 per thousand words, the clean corpus texts at most 0.3)."""
     base = english()
     return base.with_texts(t for t in texts if damage_rate(t, base) <= DAMAGED_RATE)
 

@@ -97,7 +97,8 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
     sources = [{"file": r["file"], "title": r["title"], "how": r["how"], "attribution": r["attribution"]}
                for r in db.execute(
         "select s.file, s.title, s.attribution, a.how from attestations a join sources s on s.file = a.source "
-        "where a.edition = ? and a.law = ? order by a.how desc, s.file", [edition_id, number])]
+        "where a.edition = ? and a.law = ? "
+        "order by case a.how when 'text' then 0 when 'witness' then 1 else 2 end, s.file", [edition_id, number])]
     corrections = [dict(r) for r in db.execute(
         "select location, raw, corrected, reason, kind, certain from corrections "
         "where edition = ? and source = ? order by id", [edition_id, row["source"]])

@@ -11,7 +11,9 @@ def test_editions(client):
     eds = {e["id"]: e for e in r.get_json()}
     assert list(eds) == ["2007", "2017", "1993-rubber", "dbrs-2017"]
     assert eds["2007"]["laws"] == list(range(1, 94))
-    assert eds["2017"]["laws"] == list(range(33, 41))
+    assert eds["2017"]["laws"] == list(range(1, 94))
+    # the ACBL text gives the laws; the blog attests Laws 33-40 as a witness
+    assert [s["file"] for s in eds["2017"]["sources"]] == ["004_00dffde58a6aed35.txt", "acbl-2017-laws.txt"]
     assert eds["1993-rubber"]["laws"] == list(range(41, 72))
     assert eds["1993-rubber"]["title"] == "Laws of Contract Bridge 1993 (rubber bridge), ACBL edition"
     assert [s["file"] for s in eds["2007"]["sources"]] == ["000_f79d4105db5f19c6.txt", "003_9d8ca0f08b130dce.txt"]
@@ -41,7 +43,9 @@ def test_cited_by(client):
 
 @pytest.mark.parametrize("path, status, message", [
     ("/api/laws/1997/12", 404, "There is no edition '1997'. Editions: 2007, 2017, 1993-rubber, dbrs-2017."),
-    ("/api/laws/2017/12", 404, "Laws of Duplicate Bridge 2017 has no Law 12 in the corpus (it has Laws 33–40)."),
+    ("/api/laws/2017/94", 404, "Laws of Duplicate Bridge 2017 has no Law 94 in the corpus (it has Laws 1–93)."),
+    ("/api/laws/1993-rubber/12", 404,
+     "Laws of Contract Bridge 1993 (rubber bridge), ACBL edition has no Law 12 in the corpus (it has Laws 41–71)."),
     ("/api/laws/2007/94", 404, "Laws of Duplicate Bridge 2007 has no Law 94 in the corpus (it has Laws 1–93)."),
     ("/api/laws/2007/twelve", 404, "'twelve' is not a law number: laws are numbered 1 to 93."),
     ("/api/definitions/1997", 404, "There is no edition '1997'. Editions: 2007, 2017, 1993-rubber, dbrs-2017."),
@@ -61,7 +65,20 @@ def test_definitions(client):
     assert "def:Psychic call" in by_id
     assert by_id["def:Suit"]["text"].startswith("One of four groups of cards in the pack")
     assert "spades (♠), hearts (♥), diamonds (♦), clubs (♣)" in by_id["def:Suit"]["text"]
-    assert client.get("/api/definitions/2017").get_json() == []
+    defs2017 = {d["id"]: d for d in client.get("/api/definitions/2017").get_json()}
+    assert len(defs2017) == 66
+    assert defs2017["def:Suit"]["text"] == ("One of four groups of cards in the pack, each group comprising thirteen "
+                                            "cards and having a characteristic symbol: spades (♠), hearts (♥), "
+                                            "diamonds (♦), clubs (♣).")
+    assert client.get("/api/definitions/1993-rubber").get_json() == []
+
+
+def test_2017_law_sources_name_the_witness_where_it_attests(client):
+    """Law 35's text is the ACBL's; the blog's transcription attests it too.
+    Law 12 is attested by the ACBL text alone."""
+    assert [s["file"] for s in client.get("/api/laws/2017/35").get_json()["sources"]] == [
+        "acbl-2017-laws.txt", "004_00dffde58a6aed35.txt"]
+    assert [s["file"] for s in client.get("/api/laws/2017/12").get_json()["sources"]] == ["acbl-2017-laws.txt"]
 
 
 def test_guide(client):

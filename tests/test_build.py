@@ -40,7 +40,7 @@ def test_summary_has_one_line_per_edition(corpus, tmp_path):
                r"references \d+ resolved / \d+ unresolved, \d+ corrections, \d+\.\d\d s$")
     assert all(re.match(pattern, line) for line in lines[:-1]), lines
     assert lines[0].startswith("2007: 93 laws, ")
-    assert lines[1].startswith("2017: 8 laws, ")
+    assert lines[1].startswith("2017: 93 laws, 820 provisions, 66 definitions, references 376 resolved / 0 unresolved, ")
     assert lines[2].startswith("1993-rubber: 31 laws, ")
     assert lines[-1].startswith("built ")
 
@@ -56,6 +56,12 @@ def test_missing_store_is_stale(tmp_path):
     assert is_stale(CORPUS, tmp_path / "nothing")
 
 
+def _replace_bytes(path: Path, old: bytes, new: bytes) -> None:
+    data = path.read_bytes()
+    assert old in data
+    path.write_bytes(data.replace(old, new))
+
+
 def _served(data: Path) -> str:
     return os.readlink(data / "current")
 
@@ -67,6 +73,13 @@ def _served(data: Path) -> str:
     (lambda c: (c / "004_00dffde58a6aed35.txt").write_bytes(b"Law 33\nSimultaneous\n\xff\xfe bad\n"),
      "004_00dffde58a6aed35.txt, line 3: is not UTF-8 text"),
     (lambda c: (c / "manifest.toml").unlink(), "manifest.toml: no manifest in"),
+    # the PDF text: a law lost, the table of contents lost, a footnote's mark lost
+    (lambda c: _replace_bytes(c / "acbl-2017-laws.txt", b"\nLAW 34\n", b"\nLAW 43\n"),
+     "acbl-2017-laws.txt, line 1716: expected 'LAW 34' here but found 'LAW 43'"),
+    (lambda c: _replace_bytes(c / "acbl-2017-laws.txt", b"Table of Contents", b"Contents follow"),
+     "acbl-2017-laws.txt: no 'Table of Contents' line"),
+    (lambda c: _replace_bytes(c / "acbl-2017-laws.txt", b"own11", b"own"),
+     "acbl-2017-laws.txt, line 1783: footnote 11 has no mark on its page"),
 ])
 def test_broken_corpus_file_names_the_file_and_keeps_the_previous_store(built_copy, damage, message):
     corpus, data = built_copy
@@ -88,8 +101,10 @@ def _edit_manifest(corpus: Path, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ('parser = "plain"', 'parser = "pdf"',
-     "manifest.toml, line {line}: source '004_00dffde58a6aed35.txt': there is no parser 'pdf'"),
+    ('parser = "plain"', 'parser = "scanned"',
+     "manifest.toml, line {line}: source '004_00dffde58a6aed35.txt': there is no parser 'scanned'"),
+    ('encoding = "latin-1"', 'encoding = "latin-9000"',
+     "manifest.toml, line {line}: source 'acbl-2017-laws.txt': encoding 'latin-9000' is not one Python knows"),
     ('edition = "2017"\ntitle = "Laws of Duplicate Bridge 2017, Laws 33-40',
      'edition = "2019"\ntitle = "Laws of Duplicate Bridge 2017, Laws 33-40',
      "manifest.toml, line {line}: source '004_00dffde58a6aed35.txt' names edition '2019', which has no [[edition]] entry"),
@@ -123,6 +138,23 @@ def test_manifest_promising_a_law_the_source_lacks(corpus, tmp_path):
         build(corpus, tmp_path / "data", echo=lambda *_: None)
     assert str(err.value) == ("004_00dffde58a6aed35.txt: the manifest says it covers Law 41, but the parser "
                               "found no such law (1 missing: 41)")
+
+
+def test_witness_attests_its_laws_without_giving_their_text(db):
+    """The blog (a witness) is parsed and attests Laws 33-40; the laws' text is
+    the ACBL's alone."""
+    assert [r[0] for r in db.execute("select law from attestations where source = '004_00dffde58a6aed35.txt' "
+                                     "and how = 'witness' order by law")] == list(range(33, 41))
+    assert {r[0] for r in db.execute("select distinct source from laws where edition = '2017'")} == {
+        "acbl-2017-laws.txt"}
+    # its own corrections are recorded (and each was used, or the build would have stopped)
+    assert db.execute("select count(*) from corrections where source = '004_00dffde58a6aed35.txt'").fetchone()[0] > 20
+
+
+def test_build_keeps_the_parsed_witnesses(tmp_path):
+    result = build(CORPUS, tmp_path / "data", echo=lambda *_: None)
+    witness = result.witnesses["004_00dffde58a6aed35.txt"]
+    assert (witness.edition, [law.number for law in witness.laws]) == ("2017", list(range(33, 41)))
 
 
 def test_unused_correction_stops_the_build(corpus, tmp_path):

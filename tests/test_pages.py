@@ -84,8 +84,8 @@ def test_home_lists_editions_with_their_coverage(client):
     for title in ("Laws of Duplicate Bridge 2007", "Laws of Duplicate Bridge 2017",
                   "Laws of Contract Bridge 1993", "Duplicate Bridge Rules Simplified"):
         assert title in html
-    assert "Laws 33–40 only" in html
-    assert "Laws 1–93" in html
+    assert "Laws 41–71 only" in html  # the rubber code's Part VI
+    assert html.count("Laws 1–93, with the definitions") == 2  # 2007, and 2017 from the ACBL text
     assert "1997" in html and "not in the corpus" in html
     p = Page(html)
     for href in ("/2007/", "/2017/", "/1993-rubber/", "/guide", "/2007/definitions", "/sources",
@@ -111,13 +111,14 @@ def test_2007_contents_has_every_law_under_its_chapter(client, db):
     assert "/2007/definitions" in p.hrefs()
 
 
-def test_2017_contents_shows_only_the_chapters_it_has(client):
+def test_2017_contents_has_every_law_and_its_front_matter(client):
     html = text(get(client, "/2017/"))
     assert "Chapter V — The Auction" in html and "Part IV — Inadmissible Calls" in html
-    assert "Chapter II" not in html and "Chapter VI" not in html
-    assert "Laws 33–40 only" in html
+    assert "Chapter II — Preliminaries" in html and "Chapter IX — Tournament Sessions" in html
+    assert "Laws 33–40 only" not in html
     hrefs = [h for h in Page(html).hrefs() if "/law/" in h]
-    assert hrefs == [f"/2017/law/{n}" for n in range(33, 41)]
+    assert hrefs == [f"/2017/law/{n}" for n in range(1, 94)]
+    assert "/2017/definitions" in Page(html).hrefs()
 
 
 def test_rubber_contents_groups_by_section(client, db):
@@ -193,9 +194,11 @@ def test_relative_references_link_within_the_page(client, db):
 
 
 def test_unresolved_references_are_plain_text_with_their_reason(client, db):
-    row = db.execute("select from_law, raw, reason from refs where edition = '2017' and resolved = 0 "
-                     "and field = 'text' limit 1").fetchone()
-    html = text(get(client, f"/2017/law/{row['from_law']}"))
+    row = db.execute("select from_law, raw, reason, to_id from refs where edition = '1993-rubber' and resolved = 0 "
+                     "and field = 'text' and to_id is not null limit 1").fetchone()
+    html = text(get(client, f"/1993-rubber/law/{row['from_law']}"))
+    # it keeps the provision it cites, but is not linked as if it resolved
+    assert f'href="/1993-rubber/law/{row["to_id"]}' not in html
     assert 'class="xref-none"' in html
     assert "References not linked" in html
     assert str(row["reason"]) in html.replace("&#39;", "'")
@@ -227,9 +230,10 @@ def test_defined_terms_link_to_definitions_once_per_provision(client, db):
         assert len(linked) == len(set(linked))
 
 
-def test_2017_terms_link_to_the_2007_definitions_and_rubber_is_not_linked(client):
+def test_2017_terms_link_to_its_own_definitions_and_rubber_is_not_linked(client):
     p2017 = Page(text(get(client, "/2017/law/40")))
-    assert any(h.startswith("/2007/definitions#") for h in p2017.hrefs("term"))
+    terms = p2017.hrefs("term")
+    assert terms and all(h.startswith("/2017/definitions#") for h in terms)
     assert not Page(text(get(client, "/1993-rubber/law/64"))).hrefs("term")
 
 
@@ -310,7 +314,7 @@ def test_guide_cross_references_and_law_tags_become_links(client):
     p = Page(text(get(client, "/guide/topic:lead-penalties")))
     assert "/guide/topic:comparable-calls" in p.hrefs()
     intro = Page(text(get(client, "/guide/topic:introduction")))
-    assert "/2007/law/9" in intro.hrefs("xref")  # '[Law 9]' in the text
+    assert "/2017/law/9" in intro.hrefs("xref")  # '[Law 9]' in the text: the guide explains the 2017 Laws
 
 
 def test_guide_markdown_escapes_raw_html_and_links_underlined_topics():
@@ -339,14 +343,15 @@ def test_sources_page_has_provenance_and_attribution(client, db):
 # --- the jump box -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("query, edition, location", [
-    ("27B1", None, "/2007/law/27#27B1"),
-    ("L12C1b", None, "/2007/law/12#12C1(b)"),
-    ("law 12 c 1 b", None, "/2007/law/12#12C1(b)"),
+    ("27B1", None, "/2017/law/27#27B1"),  # newest edition with the provision
+    ("L12C1b", None, "/2017/law/12#12C1(b)"),
+    ("law 12 c 1 b", None, "/2017/law/12#12C1(b)"),
     ("law 40 b 2", None, "/2017/law/40#40B2"),  # newest edition with the provision
     ("40B2", "2007", "/2007/law/40#40B2"),  # the edition of the page typed on
-    ("12C1(b)", "2017", "/2007/law/12#12C1(b)"),  # 2017 has no Law 12 in the corpus
-    ("35.1", None, "/2007/law/35#35.1"),
-    ("64", None, "/2007/law/64"),
+    ("12C1(b)", "2017", "/2017/law/12#12C1(b)"),
+    ("12C1(b)", "1993-rubber", "/2017/law/12#12C1(b)"),  # the rubber code has no Law 12 in the corpus
+    ("35.1", None, "/2007/law/35#35.1"),  # 2007 only: 2017 letters Law 35's items
+    ("64", None, "/2017/law/64"),
     ("12 zz", None, "/search?q=12 zz"),
     ("revoke", None, "/search?q=revoke"),
     ("98", None, "/search?q=98"),
@@ -360,7 +365,7 @@ def test_go(client, query, edition, location):
 
 def test_go_falls_back_to_the_longest_existing_ancestor(client, db):
     r = get(client, "/go?q=12C1(z)", 302)
-    assert unquote(r.headers["Location"]) == "/2007/law/12#12C1"
+    assert unquote(r.headers["Location"]) == "/2017/law/12#12C1"
 
 
 def test_go_without_a_query_goes_home(client):
@@ -378,12 +383,13 @@ def test_law_address_with_a_provision_redirects_to_it(client):
 @pytest.mark.parametrize("url, words", [
     ("/1997/", "no edition"),
     ("/1997/law/12", "no edition"),
-    ("/2017/law/12", "no Law 12"),
+    ("/1993-rubber/law/12", "no Law 12"),
+    ("/2017/law/94", "no Law 94"),
     ("/2007/law/94", "no Law 94"),
     ("/2007/law/0", "not a law number"),
     ("/2007/law/abc", "not a law number"),
     ("/2007/law/12345", "not a law number"),
-    ("/2017/definitions", "no definitions"),
+    ("/1993-rubber/definitions", "no definitions"),
     ("/guide/topic:no-such-topic", "no guide topic"),
     ("/no/such/address/at/all", "nothing at"),
     ("/static/nothing.css", "nothing at"),
@@ -502,5 +508,5 @@ def test_offline_pages_say_so(client):
 
 def test_resolve_matches_go(app):
     with app.test_request_context():
-        assert pages_mod.resolve("27B1") == "/2007/law/27#27B1"
+        assert pages_mod.resolve("27B1") == "/2017/law/27#27B1"
         assert pages_mod.resolve("not a law") is None

@@ -277,7 +277,19 @@ def _pages(ctx: _Context, lines: list[Line], roman: bool, start: int | None = 1,
         ctx.layout(pending[1], "", f"page number {pending[1]}", "", pending[0])
     if notes:
         _foot(ctx, out, max(page_start - 1, 0))
+        _check_notes(ctx, out)
     return out
+
+
+def _check_notes(ctx: _Context, lines: list[Line]) -> None:
+    """A line left in the text that opens with the next note's number is a
+    note whose mark was not found: say so rather than keep it as law text."""
+    expected = max(ctx.notes, default=0) + 1
+    for n, s in lines:
+        m = NOTE.match(s)
+        if m and int(m[1]) == expected:
+            raise SourceError(ctx.file, f"footnote {expected} has no mark on its page (a number glued to the "
+                                        "word or stop before it)", n)
 
 
 def _continues(before: str, after: str) -> bool:
@@ -330,6 +342,12 @@ def _foot(ctx: _Context, out: list[Line], page_start: int) -> None:
                 else:
                     pieces.append((number, text))
                     break
+            taken = {number for number, _ in pieces}
+            for n, line in out[foot:]:
+                m = NOTE.match(line)
+                if m and int(m[1]) not in taken and int(m[1]) > expected:
+                    raise SourceError(ctx.file, f"footnote {m[1]} has no mark on its page (a number glued to "
+                                                "the word or stop before it)", n)
             for number, piece in pieces:
                 note = re.sub(rf"^{number}\s+", "", piece).strip()
                 _mark_before(out, range(page_start, foot), number)

@@ -90,7 +90,7 @@ def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
             option = node.get("option")
             if option:
                 for key, choice in option["choices"].items():
-                    options.append({"id": choice["id"], "who": seats.get(option["who"]),
+                    options.append({"id": choice["id"], "value": key, "who": seats.get(option["who"]),
                                     "text": fill(choice["text"], values),
                                     "cites": list(option.get("cites") or node.get("cites") or []),
                                     "chosen": None if value is None else value == key})

@@ -53,7 +53,7 @@
         if (option) {
           Object.keys(option.choices).forEach(function (key) {
             var choice = option.choices[key];
-            options.push({ id: choice.id, who: seat(option.who), text: fill(choice.text, values),
+            options.push({ id: choice.id, value: key, who: seat(option.who), text: fill(choice.text, values),
               cites: (option.cites || node.cites || []).slice(), chosen: value === null ? null : value === key });
           });
         }

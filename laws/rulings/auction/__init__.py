@@ -186,7 +186,8 @@ def parse(payload, editions: list[str]) -> dict:
         if not (isinstance(item, (list, tuple)) and len(item) == 2):
             raise RulingError(f"{where} must be a [seat, call] pair, such as [\"E\", \"1D\"].", "calls")
         calls.append((_seat(item[0], "calls", f"{where}'s seat"), parse_call(item[1], "calls", where)))
-    findings = payload.get("findings") or {}
+    findings = payload.get("findings")
+    findings = {} if findings is None else findings
     if not isinstance(findings, dict):
         raise RulingError("Findings must be an object, such as {\"accepted\": false}.", "findings")
     unknown = sorted(set(findings) - set(FINDINGS))
