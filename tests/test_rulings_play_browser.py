@@ -153,13 +153,14 @@ def test_same_ruling_offline(browser, app):
         address = "/rulings/play?edition=2017&contract=4S&declarer=S&play=W:HK+N:H2+E:S5:exposed&unintentional=yes"
         pg.goto(url + address)
         _ready(pg)
-        online = pg.inner_text(".ruling")
+        online = pg.inner_text("#app-flow .ruling")
         wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
         server.shutdown()
         server.server_close()
         ctx.set_offline(True)
         pg.goto(url + address)
         _ready(pg)
-        offline = pg.inner_text(".ruling")
-        assert "East: S5 (minor)" in offline and offline == online
+        offline = pg.inner_text("#app-flow .ruling")
+        assert "is a minor penalty card (50B)" in offline and "S5 (minor)" in offline
+        assert offline == online
         ctx.close()
