@@ -170,3 +170,19 @@ def _all_cites(data) -> set:
                 collect(v)
     collect(data)
     return out
+
+
+def test_every_case_and_every_finding_fits_the_request_schema():
+    """The JSON Schema documents the request: every fixture request is valid,
+    and it names every finding the trees can ask."""
+    import jsonschema
+
+    schema = json.loads((Path(play.__file__).parents[1] / "play-request.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for case in CASES:
+        for edition in EDITIONS:
+            jsonschema.validate(request(case, edition), schema)
+    asked = set()
+    for data in rulings_data.load("play").values():
+        asked |= set(play.answerable(data))
+    assert asked | {"defective", "dummy_act"} == set(schema["properties"]["findings"]["properties"])
