@@ -128,7 +128,7 @@ def test_relative_reference_moves_within_the_page(page, base_url, db):
 
 
 @pytest.mark.parametrize("start, typed, path, pid", [
-    ("/", "27B1", "/2007/law/27", "27B1"),
+    ("/", "27B1", "/2017/law/27", "27B1"),  # the newest edition with it, now that 2017 is complete
     ("/2007/law/1", "L12C1b", "/2007/law/12", "12C1(b)"),
     ("/", "law 40 b 2", "/2017/law/40", "40B2"),  # the newest edition with it
     ("/2007/law/1", "law 40 b 2", "/2007/law/40", "40B2"),  # the edition being read

@@ -143,3 +143,12 @@ def test_auction_bad_input(data, field):
     with pytest.raises(BadRequest) as info:
         registry.run("auction", data)
     assert info.value.field == field
+
+
+def test_an_irregularity_points_to_the_ruling(client):
+    r = auction("1S 1H")["result"]
+    assert r["ruling"] == "/rulings/auction?edition=2007&dealer=N&calls=1S+1H"
+    page = client.get(r["ruling"])
+    assert page.status_code == 200 and b"insufficient bid by East" in page.data
+    assert auction("1H P P P")["result"]["ruling"] is None
+    assert "required_to_pass=E" in auction("1C 1H", required_to_pass=["E"])["result"]["ruling"]

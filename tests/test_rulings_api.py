@@ -118,3 +118,25 @@ def test_no_auction_and_no_findings_give_a_500_and_every_cite_exists(client, db,
 def test_junk_gives_400_not_500(client, payload):
     r = post(client, payload)
     assert r.status_code in (200, 400), r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("edition", ["2007", "2017"])
+def test_law_pages_link_to_the_ruling(client, edition):
+    for number in [17, 18, 19, *range(22, 40)]:
+        html = client.get(f"/{edition}/law/{number}").get_data(as_text=True)
+        assert f'href="/rulings/auction?edition={edition}"' in html, number
+    assert "/rulings/auction" not in client.get(f"/{edition}/law/80").get_data(as_text=True)
+
+
+def test_the_ruling_pages_are_kept_for_offline_use(client):
+    pages = client.get("/offline/pages.json").get_json()["pages"]
+    assert {"/rulings", "/rulings/auction", "/rulings/auction.json"} <= set(pages)
+    bundle = client.get("/rulings/auction.json").get_json()
+    assert set(bundle["editions"]) == {"2007", "2017"}
+    assert bundle["texts"]["2017"]["23A"]["text"].startswith("A call that replaces")
+    assert "/static/rulings/walker." in client.get("/sw.js").get_data(as_text=True)
+
+
+def test_no_javascript_page_answers_a_bad_auction_with_400(client):
+    r = client.get("/rulings/auction?dealer=N&calls=1H+Q:2D")
+    assert r.status_code == 400 and b"not a seat" in r.data

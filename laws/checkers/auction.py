@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from laws.checkers.cards import SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, same_side, seat_after
 from laws.checkers.registry import Result, checker
@@ -48,6 +49,18 @@ def _supersedes(bid: Call, last: Call | None) -> bool:
     return (bid.level, STRAINS.index(bid.strain)) > (last.level, STRAINS.index(last.strain))
 
 
+def _ruling_address(dealer: str, calls: list[Call], irregularity, must_pass: set) -> str | None:
+    """Where the ruling on the first inadmissible call is (/rulings/auction),
+    or None for a legal auction: the checker finds the irregularity, the
+    ruling says what the Laws give for it."""
+    if irregularity is None:
+        return None
+    query = {"edition": "2007", "dealer": dealer, "calls": " ".join(str(c) for c in calls[:irregularity["index"] + 1])}
+    if must_pass:
+        query["required_to_pass"] = " ".join(sorted(must_pass))
+    return "/rulings/auction?" + urlencode(query)
+
+
 @checker(
     "auction", "Auction: complete, legal, contract and declarer",
     cites={"2007": ["17B", "17C", "18A", "18B", "18C", "18D", "18E", "19A1", "19B1", "19C", "19D",
@@ -84,7 +97,9 @@ def auction(data: dict) -> Result:
     `index` (from 0), the `call`, the `player`, what is wrong, and the `law`
     that applies: 27 (insufficient bid), 36 (double or redouble not permitted
     by Law 19), 37 (call by a player required to pass), 38 (bid of more than
-    seven), 39 (call after the final pass).  Checking stops at that call."""
+    seven), 39 (call after the final pass).  Checking stops at that call;
+    `ruling` is the address of the ruling on it (/rulings/auction), which
+    says what the Laws give: options, who must pass, lead restrictions."""
     dealer = data["dealer"]
     calls = [parse_call(c, i) for i, c in enumerate(data["calls"])]
     must_pass = set(data.get("required_to_pass", []))
@@ -171,7 +186,8 @@ def auction(data: dict) -> Result:
     passed_out = complete and last_bid is None
     result = {"complete": complete, "legal": irregularity is None, "next": next_seat, "passed_out": passed_out,
               "contract": None, "level": None, "strain": None, "risk": None, "declarer": None,
-              "last_bid": str(last_bid) if last_bid else None, "irregularity": irregularity}
+              "last_bid": str(last_bid) if last_bid else None, "irregularity": irregularity,
+              "ruling": _ruling_address(dealer, calls, irregularity, must_pass)}
     if complete and not passed_out:
         parity = SEATS.index(last_bidder) % 2
         declarer = first_namer[(parity, last_bid.strain)]

@@ -527,21 +527,31 @@ def _definitions(ctx: _Context, lines: list[Line]) -> list[Definition]:
 
 # --- laws --------------------------------------------------------------------------------
 
+WRAP_TAIL = 40  # characters: a line this short after a wrapped block is its tail, not a paragraph
+
+
 def _unwrap(ctx: _Context, lines: list[Line]) -> list[Line]:
     """Join a line the extractor broke in the middle of a sentence ('... by Law'
     / '19. Law 36 applies.'): the line before ends with no stop, or this one
     starts in lower case.  A law's number and title lines are never joined."""
     out: list[Line] = []
+    wrapped = False  # the last line was joined from lines the extractor broke
     for k, (n, s) in enumerate(lines):
         prev = out[-1][1] if out else ""
         heading_line = LAW_LINE.match(s) or LAW_LINE.match(prev) or (
             len(out) > 1 and LAW_LINE.match(out[-2][1]))
-        if out and not heading_line and _continues(prev, s):
+        # a short last line of a block the extractor wrapped goes on with the
+        # block even after a stop ('... of the auction.' / 'Law 39 applies.')
+        joined = _continues(prev, s) or (wrapped and len(s) < WRAP_TAIL
+                                         and not re.match(r"(?:[A-Z]|\d{1,2})\.\s|\(", s))
+        if out and not heading_line and joined:
             ctx.layout(f"{prev[-30:]}\n{s[:30]}", f"{prev[-30:]} {s[:30]}",
                        "line broken in the middle of a sentence; rejoined", "", n)
             out[-1] = (out[-1][0], f"{prev} {s}")
+            wrapped = True
         else:
             out.append((n, s))
+            wrapped = False
     return out
 
 

@@ -67,6 +67,7 @@ def cites(data: dict) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=None)
 def laws_cited(period: str) -> dict[str, set[int]]:
     """edition -> the law numbers its rulings cite (law pages link to the ruling)."""
     import re

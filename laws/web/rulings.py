@@ -237,3 +237,18 @@ def auction_page():
 @bp.app_template_filter("provision_url")
 def _provision_url_filter(pid: str, edition: str) -> str:
     return provision_url(edition, pid)
+
+
+@bp.app_context_processor
+def _rulings_for_law():
+    def rulings_for(edition: str, number) -> list[dict]:
+        """The rulings that apply a provision of this law in this edition (law pages link to them)."""
+        try:
+            n = int(number)
+        except (TypeError, ValueError):
+            return []
+        if n in rulings_data.laws_cited("auction").get(edition, set()):
+            return [{"url": "/rulings/auction?" + urlencode({"edition": edition}),
+                     "title": "Ruling at the table: irregularities in the auction"}]
+        return []
+    return {"rulings_for": rulings_for}
