@@ -789,11 +789,13 @@ def pairs(conn) -> list[dict]:
     out = []
     for r in conn.execute(
             "select from_edition, to_edition, count(*) as laws, "
-            "sum(status = 'changed') as changed, sum(status = 'same') as same "
-            "from law_comparisons group by from_edition, to_edition"):
+            "sum(status = 'changed') as changed, sum(status = 'same') as same, "
+            + ", ".join(f"sum({s}) as p_{s}" for s in STATUSES) +
+            " from law_comparisons group by from_edition, to_edition"):
         a, b = eds[r["from_edition"]], eds[r["to_edition"]]
         out.append({"from": a["id"], "to": b["id"], "from_title": a["title"], "to_title": b["title"],
                     "laws": r["laws"], "changed": r["changed"], "same": r["same"],
+                    "provisions": {s: r[f"p_{s}"] for s in STATUSES},
                     "family": a["family"] if a["family"] == b["family"] else "mixed",
                     "_key": (b["year"], b["ord"], a["year"], a["ord"])})
     out.sort(key=lambda p: p.pop("_key"), reverse=True)
@@ -807,26 +809,41 @@ def overview(conn, from_ed: str, to_ed: str) -> dict:
     eds = _editions(conn)
     rows = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? order by law",
                         [old, new]).fetchall()
-    laws = []
-    for r in rows:
-        c = {s: r[s] for s in STATUSES}
-        if rev:
-            c["added"], c["removed"] = c["removed"], c["added"]
-        refs = [tuple(x) for x in json.loads(r["refs"])]
-        refs = [(b, a) for a, b in refs] if rev else refs
-        title_changed = bool(json.loads(r["title_ops"]))
-        laws.append({
-            "law": r["law"], "status": r["status"],
-            "title_from": r["title_to"] if rev else r["title_from"],
-            "title_to": r["title_from"] if rev else r["title_to"],
-            "counts": c, "summary": summary(c, title_changed, refs),
-        })
+    laws = [_law_entry(r, rev) for r in rows]
+    # provisions by status over every shared law: the change matrix's row
+    totals = {s: sum(l["counts"][s] for l in laws) for s in STATUSES}
     have_from, have_to = set(_law_numbers(conn, from_ed)), set(_law_numbers(conn, to_ed))
     n_changed = sum(1 for l in laws if l["status"] == "changed")
     return {
         "from": from_ed, "to": to_ed, "from_title": eds[from_ed]["title"], "to_title": eds[to_ed]["title"],
         "laws": laws, "only_from": sorted(have_from - have_to), "only_to": sorted(have_to - have_from),
         "summary": (f"{n_changed} of {len(laws)} shared laws changed" if laws else "no laws in common"),
+        "totals": totals,
+    }
+
+
+def law_comparison(conn, from_ed: str, to_ed: str, number: int) -> dict | None:
+    """The stored comparison of one law between two editions, read from
+    `from_ed` to `to_ed` (either may be the older), or None."""
+    old, new, rev = _canonical(conn, from_ed, to_ed)
+    row = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
+                       [old, new, number]).fetchone()
+    return _law_entry(row, rev) if row is not None else None
+
+
+def _law_entry(r, rev: bool) -> dict:
+    """A law_comparisons row as read in the direction asked for."""
+    c = {s: r[s] for s in STATUSES}
+    if rev:
+        c["added"], c["removed"] = c["removed"], c["added"]
+    refs = [tuple(x) for x in json.loads(r["refs"])]
+    refs = [(b, a) for a, b in refs] if rev else refs
+    title_changed = bool(json.loads(r["title_ops"]))
+    return {
+        "law": r["law"], "status": r["status"],
+        "title_from": r["title_to"] if rev else r["title_from"],
+        "title_to": r["title_from"] if rev else r["title_to"],
+        "counts": c, "summary": summary(c, title_changed, refs),
     }
 
 

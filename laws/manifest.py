@@ -29,6 +29,7 @@ class Edition:
     laws: tuple[int, ...]
     description: str
     guide_to: str | None = None
+    in_force: bool = False  # the code directors rule by today: shown first, older codes point to it
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,13 @@ def _require(entry: dict, key: str, where: str, path: Path, line: int | None) ->
     return value
 
 
+def _flag(entry: dict, key: str, where: str, line: int | None) -> bool:
+    value = entry.get(key, False)
+    if not isinstance(value, bool):
+        raise SourceError(MANIFEST, f"{where}: {key} must be true or false, not {value!r}", line)
+    return value
+
+
 def _entry_lines(raw: str, table: str) -> list[int]:
     """Line numbers of each [[table]] header, so errors can point at them."""
     return [i for i, l in enumerate(raw.splitlines(), 1) if l.strip() == f"[[{table}]]"]
@@ -114,9 +122,15 @@ def load(corpus_dir: Path) -> Manifest:
             id=eid, title=_require(entry, "title", where, path, line), year=year, kind=kind,
             family=entry.get("family", "duplicate"), publisher=entry.get("publisher", ""),
             laws=laws, description=entry.get("description", ""), guide_to=entry.get("guide_to"),
+            in_force=_flag(entry, "in_force", where, line),
         ))
+        if editions[-1].in_force and kind != "code":
+            raise SourceError(MANIFEST, f"{where}: only a code can be in force", line)
     if not editions:
         raise SourceError(MANIFEST, "lists no [[edition]]")
+    in_force = [e.id for e in editions if e.in_force]
+    if len(in_force) > 1:
+        raise SourceError(MANIFEST, f"editions {' and '.join(in_force)} are both marked in_force; only one code is in force")
 
     sources: list[Source] = []
     known = {e.id for e in editions}

@@ -18,7 +18,7 @@ class NotFound(LookupError):
 
 def editions(db: sqlite3.Connection) -> list[dict]:
     out = []
-    for e in db.execute("select * from editions order by ord"):
+    for e in db.execute("select * from editions order by in_force desc, ord"):
         laws = [r[0] for r in db.execute("select number from laws where edition = ? order by number", [e["id"]])]
         sources = [dict(r) for r in db.execute(
             "select file, title, kind, provenance, attribution from sources where edition = ? order by file",
@@ -27,8 +27,15 @@ def editions(db: sqlite3.Connection) -> list[dict]:
             "id": e["id"], "title": e["title"], "year": e["year"], "kind": e["kind"], "family": e["family"],
             "publisher": e["publisher"], "description": e["description"], "guide_to": e["guide_to"],
             "declared_laws": json.loads(e["laws"]), "laws": laws, "sources": sources,
+            "in_force": bool(e["in_force"]),
         })
     return out
+
+
+def jump_order(edition: dict) -> tuple:
+    """Sort key of code editions for where an unqualified citation goes: the
+    code in force, then newest first, duplicate before rubber in a year."""
+    return (not edition.get("in_force"), -edition["year"], edition["family"] != "duplicate")
 
 
 def edition(db: sqlite3.Connection, edition_id: str) -> dict:
@@ -99,6 +106,10 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         "select s.file, s.title, s.attribution, a.how from attestations a join sources s on s.file = a.source "
         "where a.edition = ? and a.law = ? "
         "order by case a.how when 'text' then 0 when 'witness' then 1 else 2 end, s.file", [edition_id, number])]
+    variants = [dict(r) for r in db.execute(
+        "select v.provision, v.kind, v.main, v.witness, v.reason, v.source, s.title as source_title "
+        "from variants v join sources s on s.file = v.source where v.edition = ? and v.law = ? order by v.id",
+        [edition_id, number])]
     corrections = [dict(r) for r in db.execute(
         "select location, raw, corrected, reason, kind, certain from corrections "
         "where edition = ? and source = ? order by id", [edition_id, row["source"]])
@@ -107,6 +118,7 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         "edition": edition_id, "number": number, "title": row["title"], "section": row["section"],
         "provisions": provisions, "footnotes": footnotes, "references": references, "cited_by": cited_by,
         "guide": guide, "checkers": checkers, "sources": sources, "corrections": corrections,
+        "variants": variants,
     }
 
 

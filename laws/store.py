@@ -16,7 +16,7 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "laws.db"
 
 
@@ -28,7 +28,7 @@ def create(path: Path) -> sqlite_utils.Database:
     db["editions"].create({
         "id": str, "title": str, "year": int, "kind": str, "family": str, "publisher": str,
         "description": str, "guide_to": str, "laws": str,  # laws: JSON list the manifest declares
-        "ord": int,
+        "in_force": int, "ord": int,
     }, pk="id")
     db["sources"].create({
         "file": str, "edition": str, "title": str, "kind": str, "parser": str, "laws": str,
@@ -77,6 +77,12 @@ def create(path: Path) -> sqlite_utils.Database:
         "id": int, "edition": str, "from_id": str, "from_law": int, "field": str, "raw": str, "start": int, "end": int,
         "to_edition": str, "to_id": str, "to_law": int, "resolved": int, "reason": str,
     }, pk="id", foreign_keys=[("edition", "editions", "id")])
+    # where a witness (a second transcription of an edition's laws) reads
+    # otherwise than the main text: see laws/witness.py for the kinds
+    db["variants"].create({
+        "id": int, "edition": str, "law": int, "provision": str, "source": str, "kind": str,
+        "main": str, "witness": str, "reason": str,
+    }, pk="id", foreign_keys=[("edition", "editions", "id"), ("source", "sources", "file")])
     db["checker_cites"].create({"checker": str, "edition": str, "provision": str, "title": str},
                                pk=("checker", "edition", "provision"))
     return db
@@ -86,7 +92,7 @@ def write_manifest(db: sqlite_utils.Database, manifest: Manifest, hashes: dict[s
     db["editions"].insert_all({
         "id": e.id, "title": e.title, "year": e.year, "kind": e.kind, "family": e.family,
         "publisher": e.publisher, "description": e.description, "guide_to": e.guide_to,
-        "laws": json.dumps(e.laws), "ord": i,
+        "laws": json.dumps(e.laws), "in_force": int(e.in_force), "ord": i,
     } for i, e in enumerate(manifest.editions))
     db["sources"].insert_all({
         "file": s.file, "edition": s.edition, "title": s.title, "kind": s.kind, "parser": s.parser,
@@ -160,23 +166,40 @@ def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
 
 def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[ParsedSource]) -> None:
     """Every parsed source, each as its kind asks (a witness attests, it does
-    not give the text)."""
+    not give the text).  `results` has every main text before any witness
+    (laws.build parses in that order), so a witness is compared with it."""
+    from laws import witness
+
     kinds = {s.file: s.kind for s in manifest.sources}
     for parsed in results:
         if kinds[parsed.file] == "witness":
-            write_witness(db, parsed)
+            main = provision_texts(db, parsed.edition, [law.number for law in parsed.laws])
+            write_witness(db, parsed, witness.variants(main, parsed))
         else:
             write_parsed(db, parsed)
 
 
-def write_witness(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) -> dict[str, str]:
+    """provision id -> text, for some laws of an edition already written."""
+    if not laws:
+        return {}
+    return {r["id"]: r["text"] or "" for r in db.query(
+        f"select id, text from provisions where edition = ? and law in ({','.join('?' * len(laws))})",
+        [edition, *laws])}
+
+
+def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
     """A second transcription of laws whose text another source gives: it
-    attests them (one `attestations` row per law, how = 'witness') and its
-    corrections are kept, but its laws and provisions are not stored."""
+    attests them (one `attestations` row per law, how = 'witness'), its
+    corrections are kept and its variant readings (laws.witness.Variant)
+    against the main text stored; its laws and provisions are not."""
     ed, src = parsed.edition, parsed.file
     db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
                                    for law in parsed.laws), ignore=True)
     _write_corrections(db, parsed)
+    db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
+                               "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
+                              for v in variants)
 
 
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:

@@ -109,7 +109,7 @@ def _documents(db):
 
 def _editions(db) -> list[dict]:
     return [{"id": r["id"], "title": r["title"], "year": r["year"], "kind": r["kind"],
-             "family": r["family"] or r["id"]}
+             "family": r["family"] or r["id"], "in_force": bool(r.get("in_force"))}
             for r in db["editions"].rows_where(order_by="ord")]
 
 

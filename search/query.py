@@ -66,6 +66,9 @@ ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this muc
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together
 KIND_WEIGHT = {"law": 1.0, "definition": 1.0, "guide": 0.85}
 OTHER_FAMILY_WEIGHT = 0.85  # rubber bridge, when searching all editions
+# the code in force first: of two editions' equally good provisions (a law
+# 2017 kept word for word), the one a director rules by today leads the group
+IN_FORCE_WEIGHT = 1.15
 MAX_QUERY_CHARS = 300
 MAX_TERMS = 24
 MORE_PER_GROUP = 3
@@ -111,9 +114,10 @@ class Searcher:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
         self._post_cache: dict = {}
-        # newest code editions first: where a citation with no edition goes
+        # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
-                                    key=lambda e: e["year"], reverse=True)
+                                    key=lambda e: (not e.get("in_force"), -e["year"]))
+        self.in_force = next((e["id"] for e in self.code_editions if e.get("in_force")), None)
         self.main_family = self.code_editions[0]["family"] if self.code_editions else None
         # what ranking and grouping need of every document, by document number
         self.docs: list[dict] = []
@@ -345,6 +349,8 @@ class Searcher:
                 weight = KIND_WEIGHT.get(doc["kind"], 1.0)
                 if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
                     weight *= OTHER_FAMILY_WEIGHT
+                if edition is None and doc["edition"] == self.in_force:
+                    weight *= IN_FORCE_WEIGHT
                 scored.append((score * weight, -doc["ord"], d))
             scored.sort(reverse=True)
             for score, _, d in scored:

@@ -56,6 +56,18 @@
     if (!id) return;
     var el = document.getElementById(id);
     if (el) el.setAttribute("tabindex", "-1");
+    pointInForce(el);
+  }
+
+  /* On an older code's page, the banner links the law in the code in force;
+     landing on a provision, it links that provision's counterpart there. */
+  function pointInForce(el) {
+    var link = document.querySelector("#in-force a.go-in-force");
+    if (!link) return;
+    var owner = el && el.closest && el.closest("[data-in-force]");
+    link.setAttribute("href", owner ? owner.dataset.inForce : link.dataset.lawHref);
+    var id = owner && owner.dataset.inForce.split("#")[1];
+    link.querySelector(".nf-cite").textContent = "Law " + (id ? decodeURIComponent(id) : link.dataset.law);
   }
   window.addEventListener("hashchange", highlight);
   highlight();

@@ -34,7 +34,7 @@ def test_python_app_builds_then_serves(tmp_path):
                 assert proc.poll() is None, proc.stdout.read()
                 assert time.monotonic() < deadline, "the server did not come up"
                 time.sleep(0.3)
-        assert [e["id"] for e in editions] == ["2007", "2017", "1993-rubber", "dbrs-2017"]
+        assert [e["id"] for e in editions] == ["2017", "2007", "1993-rubber", "dbrs-2017"]  # in force first
         assert (tmp_path / "data" / "current" / "laws.db").exists()
     finally:
         proc.terminate()

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from laws.checkers.cards import SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, same_side, seat_after
 from laws.checkers.registry import Result, checker
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 _PASS = {"P", "PASS", "NB", "NO BID", "-"}
 _DOUBLE = {"X", "D", "DBL", "DOUBLE"}

@@ -14,7 +14,7 @@ _VULNERABLE_WORDS = {"None": "neither side is vulnerable", "NS": "North-South ar
 
 @checker(
     "board", "Dealer and vulnerability of a board",
-    cites={"2007": ["2"]},
+    cites={"2017": ["2"], "2007": ["2"]},
     schema={
         "properties": {"board": {"type": "integer", "minimum": 1, "title": "board number",
                                  "description": "the number on the board (1, 2, 3, …)"}},

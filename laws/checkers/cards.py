@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 SEATS = ("N", "E", "S", "W")
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from laws.checkers.cards import (RANKS, SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, SUITS, Card, card_list,
                                  parse_card, parse_cards, seat_after)
 from laws.checkers.registry import Result, checker
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 _TRUMP_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}
 _SUIT_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -40,7 +40,8 @@ def _cards_schema(title: str, max_items: int, description: str, min_items: int =
 
 @checker(
     "trick", "Winner of a trick",
-    cites={"2007": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"]},
+    cites={"2017": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"],
+           "2007": ["44A", "44B", "44C", "44D", "44E", "44F", "44G", "61A"]},
     schema={
         "properties": {
             "cards": _cards_schema("cards played", 4, "the cards played to the trick, the lead first", 1),

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import inspect
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import import_module
 from typing import Any, Callable
 
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 # checker modules, by the part of the Laws they implement
 _MODULES = ("boards", "scoring", "auction", "play")
@@ -36,7 +36,7 @@ class Result:
     result: dict
     explanation: str
     cites: list[str]
-    edition: str = "2007"
+    edition: str | None = None  # None: the first edition the checker declares (the one in force)
 
     def as_dict(self) -> dict:
         return {"result": self.result, "explanation": self.explanation, "cites": list(self.cites),
@@ -47,7 +47,10 @@ class Result:
 class Checker:
     id: str
     title: str
-    cites: dict[str, list[str]]  # edition -> provision ids it implements
+    # edition -> provision ids it implements, the edition in force first.  A
+    # checker lists an edition only where it implements that edition's text:
+    # where 2017 changed a law, a 2007-only checker says so by not listing 2017.
+    cites: dict[str, list[str]]
     input_schema: dict
     function: Callable[[dict], Result]
     example: dict = field(default_factory=dict)  # a valid input, shown in the form and used by tests
@@ -127,7 +130,10 @@ def run(checker_id: str, payload: Any) -> dict:
     checker cannot take, UnknownChecker for an unknown id."""
     c = get(checker_id)
     data = validate(c, payload)
-    return c.function(data).as_dict()
+    result = c.function(data)
+    if result.edition is None:
+        result = replace(result, edition=c.editions[0])
+    return result.as_dict()
 
 
 # --- validation --------------------------------------------------------------

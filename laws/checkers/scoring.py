@@ -6,7 +6,7 @@ from bisect import bisect_left, bisect_right
 
 from laws.checkers.cards import STRAINS, SUIT_NAMES
 from laws.checkers.registry import Result, checker
-from laws.web.errors import BadRequest
+from laws.errors import BadInput as BadRequest
 
 # --- Law 77 ------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ def contract_name(level: int, strain: str, risk: str) -> str:
 
 @checker(
     "score", "Score of a contract",
-    cites={"2007": ["77", "19D"]},
+    cites={"2017": ["77", "19D"], "2007": ["77", "19D"]},
     schema={
         "properties": {
             "level": {"type": "integer", "minimum": 1, "maximum": 7, "title": "level",
@@ -150,7 +150,7 @@ def _band(n: int) -> str:
 
 @checker(
     "imps", "IMPs for a difference in points",
-    cites={"2007": ["78B"]},
+    cites={"2017": ["78B"], "2007": ["78B"]},
     schema={
         "properties": {
             "difference": {"type": "integer", "title": "point difference",
@@ -197,7 +197,7 @@ def _num(x: float) -> int | float:
 
 @checker(
     "matchpoints", "Matchpoints on a board",
-    cites={"2007": ["78A"]},
+    cites={"2017": ["78A"], "2007": ["78A"]},
     schema={
         "properties": {
             "scores": {"type": "array", "minItems": 1, "maxItems": 1000, "title": "scores",
@@ -235,7 +235,8 @@ _FAULT_WORDS = {"none": "in no way at fault", "partly": "only partly at fault", 
 
 @checker(
     "artificial-score", "Artificial adjusted score (average plus, average, average minus)",
-    cites={"2007": ["12C2(a)", "12C2(b)", "12C2(c)", "86A"]},
+    # 2007 put the IMP average-plus/minus in 86A; 2017 moved it into 12C2(b)
+    cites={"2017": ["12C2(a)", "12C2(b)", "12C2(c)"], "2007": ["12C2(a)", "12C2(b)", "12C2(c)", "86A"]},
     schema={
         "properties": {
             "fault": {"enum": ["none", "partly", "directly"], "title": "contestant's fault",
@@ -265,8 +266,8 @@ def artificial_score(data: dict) -> Result:
     `session_imps`, average IMPs per board) on the other boards, and the
     matchpoint `top`.  Result: `award` (average plus, average, average minus),
     `percentage` (matchpoints) or `imps`, and `matchpoints` when a top is
-    given.  12C2(a) gives at least 60 %, 50 % and at most 40 %; 12C2(b) and
-    86A make average plus and minus ±3 IMPs; 12C2(c) gives a non-offending
+    given.  12C2(a) gives at least 60 %, 50 % and at most 40 %; 12C2(b) (and
+    2007's 86A) make average plus and minus ±3 IMPs; 12C2(c) gives a non-offending
     contestant above 60 % (an offending one below 40 %) its own session
     percentage, or the equivalent in IMPs.  Law 12C2(c) speaks only of
     non-offending and offending contestants, so the average of a contestant
@@ -293,7 +294,9 @@ def artificial_score(data: dict) -> Result:
             field = "session_percentage" if "session_percentage" in data else "top"
             raise BadRequest("At IMPs give the session IMPs per board, not a percentage or a top.", field)
         if fault != "partly":
-            cites += ["12C2(b)", "86A"]
+            # 12C2(b) says +/-3 IMPs in both codes (2007 also printed it in 86A,
+            # which 2017 gave to substitute boards), so it alone is cited
+            cites.append("12C2(b)")
         s = data.get("session_imps")
         if s is not None and ((fault == "none" and s > 3) or (fault == "directly" and s < -3)):
             imp, modified = s, True
@@ -314,7 +317,7 @@ def artificial_score(data: dict) -> Result:
 
 @checker(
     "weighted-score", "Weighted assigned score",
-    cites={"2007": ["12C1(c)", "78A", "78B"]},
+    cites={"2017": ["12C1(c)", "78A", "78B"], "2007": ["12C1(c)", "78A", "78B"]},
     schema={
         "properties": {
             "outcomes": {"type": "array", "minItems": 1, "maxItems": 20, "title": "possible results",

@@ -22,6 +22,9 @@ def _public_law(law: dict) -> dict:
         "guide": law["guide"], "checkers": law["checkers"],
         "sources": [{"file": s["file"], "title": s["title"], "how": s["how"]} for s in law["sources"]],
         "footnotes": [{k: f[k] for k in ("provision", "mark", "text")} for f in law["footnotes"]],
+        # where a witness (a second transcription) reads otherwise than the text
+        "variants": [{k: v[k] for k in ("provision", "kind", "main", "witness", "reason", "source")}
+                     for v in law["variants"]],
         "section": law["section"],
     }
 

@@ -8,16 +8,13 @@ from __future__ import annotations
 from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from laws.errors import BadInput
 from laws.queries import NotFound
 from laws.web.db import StoreMissing
 
 
-class BadRequest(ValueError):
-    """Input a user can correct; `field` names the input at fault, if any."""
-
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.field = field
+# the domain's error for correctable input, answered here with a 400
+BadRequest = BadInput
 
 
 def _wants_json() -> bool:

@@ -34,11 +34,14 @@ def _edition(edition_id: str) -> dict:
     raise queries.NotFound(f"There is no edition '{edition_id}'.")
 
 
-def _code_editions_newest_first() -> list[dict]:
-    """Code editions in the order the jump box tries them: newest first, and
-    duplicate before rubber in the same year."""
-    return sorted((e for e in _editions() if e["kind"] == "code"),
-                  key=lambda e: (-e["year"], e["family"] != "duplicate"))
+def _code_editions_in_jump_order() -> list[dict]:
+    """Code editions in the order the jump box tries them (queries.jump_order)."""
+    return sorted((e for e in _editions() if e["kind"] == "code"), key=queries.jump_order)
+
+
+def _in_force() -> dict | None:
+    """The code directors rule by today (the manifest's `in_force`)."""
+    return next((e for e in _editions() if e.get("in_force")), None)
 
 
 def _has_definitions(edition_id: str) -> bool:
@@ -73,8 +76,8 @@ def _topic_titles() -> dict[str, dict]:
 
 
 def _provision_set(edition_id: str, law: int) -> set[str]:
-    return {r[0] for r in get_db().execute(
-        "select id from provisions where edition = ? and law = ?", [edition_id, law])}
+    return cached(f"ids:{edition_id}:{law}", lambda: {r[0] for r in get_db().execute(
+        "select id from provisions where edition = ? and law = ?", [edition_id, law])})
 
 
 # --- the jump box ------------------------------------------------------------------
@@ -90,7 +93,7 @@ def resolve(query: str, edition_hint: str | None = None) -> str | None:
     if parsed is None:
         return None
     law, pid = parsed
-    with_law = [e for e in _code_editions_newest_first() if law in e["laws"]]
+    with_law = [e for e in _code_editions_in_jump_order() if law in e["laws"]]
     if not with_law:
         return None
     hinted = [e for e in with_law if e["id"] == edition_hint]
@@ -128,7 +131,9 @@ def home():
             c["numbers"].add(int(m[0]))
     for c in checkers.values():
         c["laws"] = citations.law_ranges(sorted(c["numbers"]))
+    with_defs = sorted((e for e in eds if e["has_definitions"]), key=queries.jump_order)
     return render_template("home.html", editions=eds, coverage={e["id"]: coverage(e) for e in eds},
+                           defs_edition=with_defs[0] if with_defs else None,
                            declared=declared, guide=[t for t in _topic_titles().values()],
                            checkers=list(checkers.values()))
 
@@ -203,6 +208,10 @@ class LawPage:
         for f in footnotes:
             law_marks.setdefault(f["mark"], f"#{f['anchor']}")
         history = self._history()
+        in_force = self._in_force_counterpart()
+        variants: dict[str, list[dict]] = {}
+        for v in law.get("variants", []):
+            variants.setdefault(v["provision"], []).append(dict(v, kind_words=VARIANT_WORDS.get(v["kind"], v["kind"])))
         provisions = []
         for p in law["provisions"]:
             own = marks.get(p["id"], [])
@@ -218,6 +227,8 @@ class LawPage:
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
                 "history": history.get(p["id"], []),
+                "in_force_href": self._counterpart_href(in_force, p["id"], history.get(p["id"], [])),
+                "variants": variants.get(p["id"], []),
             })
         unresolved = [r for r in law["references"] if not r["resolved"]]
         topics = _topic_titles()
@@ -259,7 +270,57 @@ class LawPage:
             "prev": numbers[i - 1] if i > 0 else None,
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
+            "in_force": in_force,
+            "witnesses": self._witnesses(law, variants),
         }
+
+    @staticmethod
+    def _witnesses(law: dict, variants: dict[str, list[dict]]) -> list[dict]:
+        """Each witness of the law with how far it agrees with the main text."""
+        out = []
+        worded = [p for p in law["provisions"] if (p["text"] or "").strip()]
+        for s in law["sources"]:
+            if s["how"] != "witness":
+                continue
+            mine = [v for vs in variants.values() for v in vs if v["source"] == s["file"]]
+            differing = {v["provision"] for v in mine if v["kind"] != "typo"}
+            kinds: dict[str, int] = {}
+            for v in mine:
+                kinds[v["kind"]] = kinds.get(v["kind"], 0) + 1
+            out.append({**s, "provisions": len(worded), "agree": sum(p["id"] not in differing for p in worded),
+                        "variants": len(mine),
+                        "kinds": [(VARIANT_WORDS.get(k, k), n) for k, n in sorted(kinds.items(), key=lambda kn: -kn[1])]})
+        return out
+
+    def _in_force_counterpart(self) -> dict | None:
+        """For a law of an older code of the family in force: the same law in
+        the code in force, and what changed (None on the code in force itself,
+        or where it has no such law)."""
+        ed, n = self.edition, self.law["number"]
+        current = _in_force()
+        if (current is None or current["id"] == ed["id"] or current["family"] != ed["family"]
+                or current["year"] <= ed["year"] or n not in current["laws"]):
+            return None
+        row = compare.law_comparison(get_db(), ed["id"], current["id"], n)
+        return {"edition": current, "href": render.law_url(current["id"], n),
+                "status": row["status"] if row else None, "summary": row["summary"] if row else "",
+                "compare": f"/compare/{n}?" + urlencode({"from": ed["id"], "to": current["id"]})}
+
+    @staticmethod
+    def _counterpart_href(in_force: dict | None, pid: str, history: list[dict]) -> str | None:
+        """Where a provision of an older code stands in the code in force: its
+        aligned counterpart, or for a provision with no words of its own (a
+        bare 27B1 above its (a) and (b)) the provision of the same id there."""
+        if in_force is None:
+            return None
+        ed = in_force["edition"]
+        for h in history:
+            if h["edition"] == ed["id"] and h["provision"]:
+                return render.law_url(h["edition"], int(re.match(r"\d+", h["provision"])[0]), h["provision"])
+        law = int(re.match(r"\d+", pid)[0])
+        if not history and pid in _provision_set(ed["id"], law):
+            return render.law_url(ed["id"], law, pid)
+        return None
 
 
     def _history(self) -> dict[str, list[dict]]:
@@ -276,6 +337,14 @@ class LawPage:
                     "compare": f"/compare/{n}?" + urlencode({"from": older[1], "to": newer[1]}),
                 })
         return out
+
+
+# how a variant reading's kind (laws/witness.py) is named to readers
+VARIANT_WORDS = {
+    "typo": "transcription slip (corrected)", "spelling": "British/American spelling",
+    "gender-neutral": "gender-neutral edit", "punctuation": "punctuation or capitals",
+    "wording": "different wording", "missing": "provision missing",
+}
 
 
 def _label(label: str) -> str:
@@ -316,7 +385,7 @@ def topic(topic_id: str):
         topic_id = "topic:" + topic_id
     t = queries.topic(get_db(), topic_id)
     guide_ed = _edition(t["edition"])
-    codes = _code_editions_newest_first()
+    codes = _code_editions_in_jump_order()
     preferred = guide_ed.get("guide_to")
 
     def law_edition(n: int) -> str | None:

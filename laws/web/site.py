@@ -108,7 +108,7 @@ def cached(name: str, compute):
     cache = current_app.extensions.setdefault("lawbook_cache", {})
     key = (store_version(), name)
     if key not in cache:
-        if len(cache) > 64:
+        if len(cache) > 4096:
             cache.clear()
         cache[key] = compute()
     return cache[key]
@@ -117,13 +117,12 @@ def cached(name: str, compute):
 # --- what the offline site needs ------------------------------------------------
 
 def offline_index() -> dict:
-    """Every code edition's laws and provision ids, newest first: enough to
+    """Every code edition's laws and provision ids, in force first: enough to
     resolve a citation in the browser exactly as /go does on the server."""
     def compute():
         db = get_db()
         out = []
-        for e in sorted((e for e in queries.editions(db) if e["kind"] == "code"),
-                        key=lambda e: (-e["year"], e["family"] != "duplicate")):
+        for e in sorted((e for e in queries.editions(db) if e["kind"] == "code"), key=queries.jump_order):
             laws: dict[str, list[str]] = {}
             for r in db.execute("select law, id from provisions where edition = ? order by ord", [e["id"]]):
                 laws.setdefault(str(r["law"]), []).append(r["id"])
