@@ -442,9 +442,20 @@ def _word(value) -> str | None:
     return str(value)
 
 
+_ANSWERABLE: dict[int, dict[str, set[str]]] = {}
+
+
 def answerable(data: dict) -> dict[str, set[str]]:
     """The findings an edition's trees can ask, each with the answers its
-    branches take: a finding outside these would be a question never asked."""
+    branches take: a finding outside these would be a question never asked.
+    (Worked out once per loaded data file: the files are read once.)"""
+    key = id(data)
+    if key not in _ANSWERABLE:
+        _ANSWERABLE[key] = _answerable(data)
+    return _ANSWERABLE[key]
+
+
+def _answerable(data: dict) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for _, node in rulings_data.all_nodes(data):
         if "on" in node and ("ask" in node or "option" in node):
