@@ -33,9 +33,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     limits.init_app(app)
     db.init_app(app)
     errors.init_app(app)
-    from laws.web import api, checkers, compare, guided, pages, rulings
+    from laws.web import api, checkers, compare, guided, pages, rulings, rulings_play
     from search import web as search_web
-    for blueprint in (api.bp, pages.bp, search_web.bp, compare.bp, checkers.bp, rulings.bp, guided.bp):
+    for blueprint in (api.bp, pages.bp, search_web.bp, compare.bp, checkers.bp, rulings.bp, rulings_play.bp,
+                      guided.bp):
         app.register_blueprint(blueprint)
     from laws.web import site
     site.init_app(app)

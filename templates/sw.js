@@ -114,7 +114,7 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.mode === "navigate" && url.search &&
-      (path === "/rulings/auction" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0)) {
+      (path === "/rulings/auction" || path === "/rulings/play" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0)) {
     /* A ruling's own address: the page's script walks the same rules offline,
        so the kept page without its query answers when there is no network. */
     event.respondWith(fetch(request).catch(function () {

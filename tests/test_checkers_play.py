@@ -156,7 +156,7 @@ def test_dummy_designation_bad_input(data, field):
 
 # --- penalty-card (Law 50) -------------------------------------------------------
 
-@pytest.mark.parametrize("edition", ["2007", "1993-rubber"])
+@pytest.mark.parametrize("edition", ["2007", "2017", "1993-rubber"])
 @pytest.mark.parametrize("cards, exposure, kind", [
     (["S5"], "inadvertent", "minor"),    # a single card below honour rank, unintentionally
     (["SQ"], "inadvertent", "major"),    # any card of honour rank
@@ -189,7 +189,7 @@ def test_declarer_has_no_penalty_cards():
 
 def test_penalty_card_bad_input():
     assert bad("penalty-card", cards=[]).field == "cards"
-    assert bad("penalty-card", cards=["S5"], edition="2017").field == "edition"
+    assert bad("penalty-card", cards=["S5"], edition="1997").field == "edition"
     assert bad("penalty-card", cards=["S5"], exposure="careless").field == "exposure"
 
 
@@ -271,3 +271,58 @@ def test_2007_revoke_always_mentions_64c():
 ])
 def test_revoke_bad_input(data, field):
     assert bad("revoke", **data).field == field
+
+
+# --- 2017 (the ACBL text of the 2017 Laws) ------------------------------------------
+
+def test_penalty_card_2017_information_is_authorized_while_on_the_table():
+    # 2017 50E1: 'Information derived from a penalty card and the requirements
+    # for playing that penalty card are authorized for all players for as long
+    # as the penalty card remains on the table.'  2007 50E2 made it unauthorized.
+    minor = run("penalty-card", edition="2017", cards=["S5"])
+    assert minor["cites"] == ["50A", "50B", "50C", "50E1"]
+    assert "authorized for all" in minor["result"]["follows"][-1]
+    assert "unauthorized" in run("penalty-card", edition="2007", cards=["S5"])["result"]["follows"][-1]
+    major = run("penalty-card", edition="2017", cards=["SK", "S5"])
+    assert {"50D2", "50E1", "50E2", "50E3", "51"} <= set(major["cites"])
+
+
+def test_checkers_point_to_the_ruling():
+    assert run("penalty-card", edition="2017", cards=["S5"])["result"]["ruling"] == "/rulings/play"
+    assert run("revoke", edition="2007", won_by="offending player", later_tricks=0)["result"]["ruling"] == \
+        "/rulings/play"
+    assert run("revoke", edition="1993-rubber", won_by="offending player", later_tricks=0)["result"]["ruling"] is None
+
+
+@pytest.mark.parametrize("won_by, later, tricks, rule", [
+    ("offending player", 2, 2, "64A1"), ("offending player", 0, 1, "64A1"),
+    ("offender's partner", 0, 1, "64A2"), ("non-offending side", 1, 1, "64A2"),
+    ("non-offending side", 0, 0, "64B1"),
+])
+def test_revoke_2017_transfers_as_2007(won_by, later, tricks, rule):
+    # 2017 64A1/64A2 read as 2007's; the redress of damage is 64C1
+    out = run("revoke", edition="2017", won_by=won_by, later_tricks=later)
+    assert out["result"]["tricks_transferred"] == tricks and out["result"]["rule"] == rule
+    assert out["cites"][-1] == "64C1" and out["edition"] == "2017"
+
+
+@pytest.mark.parametrize("exception, rule, extra", [
+    ("subsequent", "64B2", "64C2(a)"),   # 2017 64C2(a): adjust after repeated revokes
+    ("faced card", "64B3", None), ("next deal", "64B4", None), ("round ended", "64B5", None),
+    ("both sides", "64B7", "64C2(b)"),   # 2017 64C2(b): adjust to the result without the revokes
+    ("corrected", "64B8", None),         # 2017 64B8, after 62C3
+])
+def test_revoke_2017_exceptions(exception, rule, extra):
+    out = run("revoke", edition="2017", won_by="offending player", later_tricks=3, exception=exception)
+    assert out["result"]["tricks_transferred"] == 0 and out["cites"][0] == rule
+    assert (extra in out["cites"]) if extra else len(out["cites"]) == 2
+
+
+def test_revoke_64b8_is_2017_only():
+    out = run("revoke", edition="2007", won_by="offending player", later_tricks=1, exception="corrected")
+    assert out["result"]["tricks_transferred"] == 2 and "not an exception in this edition" in out["explanation"]
+
+
+def test_revoke_on_trick_12_2017():
+    out = run("revoke", edition="2017", won_by="offending player", later_tricks=1, revoke_trick=12)
+    assert out["result"]["rule"] == "64B6" and out["result"]["tricks_transferred"] == 0

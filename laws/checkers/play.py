@@ -10,8 +10,12 @@ from laws.errors import BadInput as BadRequest
 _TRUMP_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}
 _SUIT_LABELS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 _CARD_LIST_HINT = "cards such as SA H10 D2, separated by spaces or commas"
-EDITIONS = ("2007", "1993-rubber")
-_EDITION_LABELS = {"2007": "Laws of Duplicate Bridge 2007", "1993-rubber": "Laws of Contract Bridge 1993 (rubber)"}
+EDITIONS = ("2007", "2017", "1993-rubber")
+_EDITION_LABELS = {"2007": "Laws of Duplicate Bridge 2007", "2017": "Laws of Duplicate Bridge 2017",
+                   "1993-rubber": "Laws of Contract Bridge 1993 (rubber)"}
+DUPLICATE = ("2007", "2017")
+# the whole ruling (options, information, score adjustment) for the play period
+RULINGS = "/rulings/play"
 
 
 def trick_winner(cards: list[Card], trumps: str) -> int:
@@ -314,6 +318,7 @@ def dummy_designation(data: dict) -> Result:
 
 _PENALTY_CITES = {
     "2007": ["50", "50A", "50B", "50C", "50D", "50D1(a)", "50D1(b)", "50D2", "50E", "48A", "51"],
+    "2017": ["50", "50A", "50B", "50C", "50D", "50D1(a)", "50D1(b)", "50D2", "50E1", "50E2", "50E3", "48A", "51"],
     "1993-rubber": ["50", "48", "51"],
 }
 
@@ -342,7 +347,7 @@ _PENALTY_CITES = {
 def penalty_card(data: dict) -> Result:
     """Whether an exposed card is a major or minor penalty card, and what follows (Law 50).
 
-    Inputs: `edition` ('2007' or '1993-rubber'), `cards` (every card of the
+    Inputs: `edition` ('2007', '2017' or '1993-rubber'), `cards` (every card of the
     player's exposed), `exposure` ('inadvertent' or 'deliberate'), `player`
     ('defender' or 'declarer').  Result: `kind` (minor, major, or none for
     declarer's and dummy's cards, Law 48), `penalty_cards` (each card and its
@@ -352,13 +357,14 @@ def penalty_card(data: dict) -> Result:
     edition = data.get("edition", "2007")
     cards = parse_cards(data["cards"], "cards", "exposed card")
     deliberate = data.get("exposure", "inadvertent") == "deliberate"
-    duplicate = edition == "2007"
+    duplicate = edition in DUPLICATE
     if data.get("player", "defender") == "declarer":
         law = "48A" if duplicate else "48"
         return Result({"kind": "none", "penalty_cards": [], "follows": ["Declarer is not required to play a card "
-                                                                        "dropped accidentally."]},
+                                                                        "dropped accidentally."],
+                       "ruling": RULINGS if duplicate else None},
                       "No card of declarer's or dummy's hand ever becomes a penalty card; declarer is not "
-                      "restricted for exposing a card.", [law], edition)
+                      "restricted for exposing a card." + _see_ruling(), [law], edition)
     if len(cards) > 1:
         kind, why = "major", "one defender has two or more penalty cards, so all of them are major"
     elif cards[0].honour:
@@ -373,52 +379,73 @@ def penalty_card(data: dict) -> Result:
                    "The defender may not play another card of the same suit below the rank of an honour until he "
                    "has played the penalty card, but he may play an honour instead.",
                    "His partner is under no lead restriction, but information from seeing the card is "
-                   "unauthorized for him."]
-        cites = ["50A", "50B", "50C", "50E"] if duplicate else ["50"]
+                   "unauthorized for him." if edition != "2017" else
+                   "His partner is under no lead restriction; information from the card is authorized for all "
+                   "players while it stays on the table."]
+        cites = (["50A", "50B", "50C", "50E1"] if edition == "2017" else ["50A", "50B", "50C", "50E"]) \
+            if duplicate else ["50"]
     else:
         follows = ["The card stays face up on the table until played.",
                    "It must be played at the first legal opportunity, in leading, following suit, discarding or "
                    "trumping; the obligation to follow suit comes first.",
                    "When his partner has the lead, declarer may require or forbid the lead of the penalty card's "
                    "suit (the card is then picked up), or let the lead be free (the card stays a penalty card).",
-                   "Information from seeing the card is unauthorized for the partner."]
+                   "Information from seeing the card is unauthorized for the partner." if edition != "2017" else
+                   "Information from the card is authorized for all while it is on the table; once it is picked up "
+                   "under 50D2(a) it is unauthorized for the partner, and once played, so is how it came about."]
         if len(cards) > 1:
             follows.append("With two or more penalty cards that can legally be played, declarer designates which; "
                            "Law 51 governs requiring or forbidding the lead of their suit.")
-        cites = (["50A", "50B", "50D1(a)", "50D1(b)", "50D2", "50E"] if duplicate else ["50"]) \
+        info = ["50E1", "50E2", "50E3"] if edition == "2017" else ["50E"]
+        cites = (["50A", "50B", "50D1(a)", "50D1(b)", "50D2"] + info if duplicate else ["50"]) \
             + (["51"] if len(cards) > 1 else [])
-    explanation = f"Under {'Law 50B' if duplicate else 'Law 50'} of the {_EDITION_LABELS[edition]}, {why}."
+    explanation = f"Under {'Law 50B' if duplicate else 'Law 50'} of the {_EDITION_LABELS[edition]}, {why}." \
+        + (_see_ruling() if duplicate else "")
     return Result({"kind": kind, "penalty_cards": [{"card": str(c), "kind": kind} for c in cards],
-                   "follows": follows}, explanation, cites, edition)
+                   "follows": follows, "ruling": RULINGS if duplicate else None}, explanation, cites, edition)
+
+
+def _see_ruling() -> str:
+    return f" The whole ruling, with declarer's options, is at {RULINGS}."
 
 
 # --- Law 64 ------------------------------------------------------------------
 
 _EXCEPTIONS = {
     "none": ("no exception", {}),
-    "subsequent": ("a subsequent revoke in the same suit by the same player", {"2007": "64B2",
+    "subsequent": ("a subsequent revoke in the same suit by the same player", {"2007": "64B2", "2017": "64B2",
                                                                                "1993-rubber": "64(d)(ii)"}),
-    "faced card": ("a revoke in failing to play a card faced on the table or belonging to a hand faced on the "
-                   "table, including dummy's", {"2007": "64B3", "1993-rubber": "64(d)(iii)"}),
+    # 2017 64B3 narrows 2007's 'any card faced on the table' to a penalty card or a card of dummy's
+    "faced card": ("a revoke in failing to play a card faced on the table (2017: a penalty card) or belonging "
+                   "to a hand faced on the table, including dummy's", {"2007": "64B3", "2017": "64B3",
+                                                                      "1993-rubber": "64(d)(iii)"}),
     "next deal": ("attention first drawn after a member of the non-offending side called on the next deal",
-                  {"2007": "64B4"}),
-    "round ended": ("attention first drawn after the round ended", {"2007": "64B5"}),
+                  {"2007": "64B4", "2017": "64B4"}),
+    "round ended": ("attention first drawn after the round ended", {"2007": "64B5", "2017": "64B5"}),
     "hands mixed": ("attention first drawn after all players abandoned their hands and the cards were mixed",
                     {"1993-rubber": "64(d)(iv)"}),
-    "both sides": ("both sides revoked on the same board", {"2007": "64B7"}),
+    "both sides": ("both sides revoked on the same board (2017: and both revokes became established)",
+                   {"2007": "64B7", "2017": "64B7"}),
+    "corrected": ("the revoke was corrected under Law 62C3 (both sides revoked on the same trick)",
+                  {"2017": "64B8"}),
 }
 
 _EXCEPTION_LABELS = {"none": "none", "subsequent": "second revoke, same suit, same player",
                      "faced card": "failed to play a faced card (or dummy's)",
-                     "next deal": "noticed after a call on the next deal (2007)",
-                     "round ended": "noticed after the round ended (2007)",
+                     "next deal": "noticed after a call on the next deal (2007, 2017)",
+                     "round ended": "noticed after the round ended (2007, 2017)",
                      "hands mixed": "noticed after the hands were mixed (1993)",
-                     "both sides": "both sides revoked (2007)"}
+                     "both sides": "both sides revoked (2007, 2017)",
+                     "corrected": "corrected under 62C3 (2017)"}
+# 2017 64C2: the Director's redress after repeated revokes (64B2) or revokes by both sides (64B7)
+_REDRESS_2017 = {"64B2": "64C2(a)", "64B7": "64C2(b)"}
 
 
 @checker(
     "revoke", "Tricks transferred after an established revoke",
     cites={"2007": ["64A1", "64A2", "64B1", "64B2", "64B3", "64B4", "64B5", "64B6", "64B7", "64C"],
+           "2017": ["64A1", "64A2", "64B1", "64B2", "64B3", "64B4", "64B5", "64B6", "64B7", "64B8", "64C1",
+                    "64C2(a)", "64C2(b)"],
            "1993-rubber": ["64(a)", "64(b)", "64(c)(i)", "64(c)(ii)", "64(d)(i)", "64(d)(ii)", "64(d)(iii)",
                            "64(d)(iv)", "64(d)(v)"]},
     schema={
@@ -464,23 +491,25 @@ def revoke(data: dict) -> Result:
     edition = data.get("edition", "2007")
     won_by, later = data["won_by"], data["later_tricks"]
     eligible = data.get("eligible_card", False)
-    duplicate = edition == "2007"
+    duplicate = edition in DUPLICATE
     if "revoke_trick" in data and later > 13 - data["revoke_trick"]:
         raise BadRequest(f"After a revoke on trick {data['revoke_trick']} there are only "
                          f"{13 - data['revoke_trick']} tricks left.", "later_tricks")
     if eligible and later == 0:
         raise BadRequest("The offender cannot have won a later trick when the offending side won no trick after "
                          "the revoke trick.", "eligible_card")
-    equity = ["64C"] if duplicate else []
-    equity_words = (" The Director still assigns an adjusted score if this does not compensate the "
-                    "non-offending side (64C)." if duplicate else
+    redress = {"2007": "64C", "2017": "64C1"}.get(edition)
+    equity = [redress] if duplicate else []
+    equity_words = (f" The Director still assigns an adjusted score if this does not compensate the "
+                    f"non-offending side ({redress})." + _see_ruling() if duplicate else
                     " If the transfer leaves the non-offending side damaged, the offending side should give up "
                     "further tricks to restore equity.")
 
     def answer(n: int, rule: list[str], why: str) -> Result:
-        return Result({"tricks_transferred": n, "rule": rule[0]},
+        more = [_REDRESS_2017[rule[0]]] if edition == "2017" and rule[0] in _REDRESS_2017 else []
+        return Result({"tricks_transferred": n, "rule": rule[0], "ruling": RULINGS if duplicate else None},
                       f"Under Law 64 of the {_EDITION_LABELS[edition]}, {why}" + equity_words,
-                      rule + equity, edition)
+                      rule + more + equity, edition)
 
     exception = data.get("exception", "none")
     note = ""

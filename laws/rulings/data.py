@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PERIODS = ("auction",)
+PERIODS = ("auction", "play")
 
 
 def files(period: str) -> dict[str, Path]:

@@ -34,14 +34,16 @@ def fill(text: str, values: dict) -> str:
     return _VAR.sub(lambda m: str(values[m.group(1)]) if values.get(m.group(1)) is not None else m.group(0), text)
 
 
-def _filled(obj, values):
-    if obj is None:
-        return None
-    out = dict(obj)
-    for key in ("text", "when"):
-        if isinstance(out.get(key), str):
-            out[key] = fill(out[key], values)
-    return out
+def _filled(obj, values, seats):
+    """An outcome field with its templates filled: every string in it, and
+    each `seat` field mapped from a seat symbol to a seat."""
+    if isinstance(obj, str):
+        return fill(obj, values)
+    if isinstance(obj, list):
+        return [_filled(v, values, seats) for v in obj]
+    if isinstance(obj, dict):
+        return {k: seats.get(v) if k == "seat" else _filled(v, values, seats) for k, v in obj.items()}
+    return obj
 
 
 def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
@@ -123,12 +125,16 @@ def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
 
     outcome = None
     if done:
-        outcome = dict(OUTCOME_DEFAULTS)
+        # a period's data may give its own outcome fields and defaults
+        # (`outcome_defaults`) and name the fields that hold a seat symbol
+        # (`outcome_seats`, by default just `next`)
+        outcome = dict(data.get("outcome_defaults", OUTCOME_DEFAULTS))
         for key, v in merged.items():
-            outcome[key] = _filled(v, values) if isinstance(v, dict) else v
-        outcome["next"] = seats.get(merged.get("next") or "none")
-        for key in ("lead_restrictions", "score_adjustment", "information"):
-            if outcome[key]:
-                add(outcome[key].get("cites"))
+            outcome[key] = _filled(v, values, seats)
+        for key in data.get("outcome_seats", ["next"]):
+            outcome[key] = seats.get(merged.get(key) or "none")
+        for v in outcome.values():
+            if isinstance(v, dict):
+                add(v.get("cites"))
     return {"questions": questions, "options": options, "outcome": outcome, "say": " ".join(says),
             "cites": cites, "path": path}

@@ -247,8 +247,9 @@ def _rulings_for_law():
             n = int(number)
         except (TypeError, ValueError):
             return []
-        if n in rulings_data.laws_cited("auction").get(edition, set()):
-            return [{"url": "/rulings/auction?" + urlencode({"edition": edition}),
-                     "title": "Ruling at the table: irregularities in the auction"}]
-        return []
+        titles = {"auction": "Ruling at the table: irregularities in the auction",
+                  "play": "Ruling at the table: irregularities in the play"}
+        return [{"url": f"/rulings/{period}?" + urlencode({"edition": edition}), "title": title}
+                for period, title in titles.items()
+                if n in rulings_data.laws_cited(period).get(edition, set())]
     return {"rulings_for": rulings_for}

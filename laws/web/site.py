@@ -166,7 +166,7 @@ def offline_pages() -> list[str]:
                 urls.append(url_for("pages.definitions", edition=e["id"]))
             urls += [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
-        urls += ["/rulings", "/rulings/auction"]  # the ruling flow works offline (its data: sw.js CORE)
+        urls += ["/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json"]  # the ruling flow works offline (its data: sw.js CORE)
         from laws.web import guided  # the guided rulings and the ruling record too
         urls += ["/rulings/guided", "/rulings/guided.json", "/rulings/record", "/rulings/saved"]
         eds = guided.available()

@@ -15,12 +15,17 @@
     });
   }
 
-  function filled(obj, values) {
-    if (obj === null || obj === undefined) return null;
-    var out = {};
-    Object.keys(obj).forEach(function (k) { out[k] = obj[k]; });
-    ["text", "when"].forEach(function (k) { if (typeof out[k] === "string") out[k] = fill(out[k], values); });
-    return out;
+  /* An outcome field with its templates filled: every string in it, and
+     each `seat` field mapped from a seat symbol to a seat. */
+  function filled(obj, values, seat) {
+    if (typeof obj === "string") return fill(obj, values);
+    if (Array.isArray(obj)) return obj.map(function (v) { return filled(v, values, seat); });
+    if (obj !== null && typeof obj === "object") {
+      var out = {};
+      Object.keys(obj).forEach(function (k) { out[k] = k === "seat" ? seat(obj[k]) : filled(obj[k], values, seat); });
+      return out;
+    }
+    return obj;
   }
 
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
@@ -78,10 +83,11 @@
     var outcome = null;
     if (done) {
       outcome = {};
-      Object.keys(DEFAULTS).forEach(function (k) { outcome[k] = DEFAULTS[k]; });
-      Object.keys(merged).forEach(function (k) { outcome[k] = isObject(merged[k]) ? filled(merged[k], values) : merged[k]; });
-      outcome.next = seat(merged.next || "none");
-      ["lead_restrictions", "score_adjustment", "information"].forEach(function (k) { if (outcome[k]) add(outcome[k].cites); });
+      var defaults = data.outcome_defaults || DEFAULTS;
+      Object.keys(defaults).forEach(function (k) { outcome[k] = defaults[k]; });
+      Object.keys(merged).forEach(function (k) { outcome[k] = filled(merged[k], values, seat); });
+      (data.outcome_seats || ["next"]).forEach(function (k) { outcome[k] = seat(merged[k] || "none"); });
+      Object.keys(outcome).forEach(function (k) { if (isObject(outcome[k])) add(outcome[k].cites); });
     }
     return { questions: questions, options: options, outcome: outcome, say: says.join(" "), cites: cites, path: path };
   }

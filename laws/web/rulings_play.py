@@ -1,0 +1,161 @@
+"""Rulings on irregularities in the play, on the web: POST /api/rulings/play,
+the phone flow at /rulings/play (each step a plain form; the card picker and
+the same facts and walker run in static/rulings/ offline), and
+/rulings/play.json (the data and the text of every cited provision).
+
+A ruling is a GET address: `/rulings/play?edition=2017&contract=4S
+&declarer=S&play=W:HK+N:H2+E:S5:exposed&unintentional=yes` — each card
+`SEAT:CARD` or `SEAT:CARD:MARKER`, each finding a parameter (`yes`/`no`, or
+the answer's word).
+"""
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from laws.rulings import RulingError
+from laws.rulings import data as rulings_data
+from laws.rulings import play as play_rulings
+from laws.web.checkers import cite_links
+from laws.web.db import get_db
+from laws.web.rulings import provision_texts
+from laws.web.site import cached
+
+bp = Blueprint("rulings_play", __name__)
+NAMES = play_rulings.SEAT_NAMES
+
+
+def _error(message: str, field: str | None, status: int = 400):
+    return jsonify({"error": message, "field": field}), status
+
+
+def editions() -> list[str]:
+    """Editions with play rulings whose play laws are in the store, newest first."""
+    def compute():
+        db = get_db()
+        return [e for e in rulings_data.editions("play")
+                if db.execute("select count(distinct law) from provisions where edition = ? and law between 41 "
+                              "and 67", [e]).fetchone()[0] >= 27]
+    return cached("rulings_play_editions", compute)
+
+
+def rule(payload) -> dict:
+    return play_rulings.rule(payload, editions())
+
+
+@bp.post("/api/rulings/play")
+def api_play():
+    if not request.is_json:
+        return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
+    payload = request.get_json(silent=True)
+    if payload is None:
+        return _error("The request body is not valid JSON.", None)
+    try:
+        return jsonify(rule(payload))
+    except RulingError as exc:
+        return _error(str(exc), exc.field)
+
+
+def bundle() -> dict:
+    def compute():
+        data = rulings_data.load("play")
+        eds = editions()
+        texts = {}
+        for e in eds:
+            ids: set = set()
+            _collect(data[e], ids)
+            texts[e] = provision_texts(e, ids)
+        return {"editions": {e: data[e] for e in eds}, "texts": texts}
+    return cached("rulings_play_bundle", compute)
+
+
+def _collect(value, out: set) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(v) if k == "cites" else _collect(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _collect(v, out)
+
+
+@bp.get("/rulings/play.json")
+def play_json():
+    resp = Response(json.dumps(bundle(), separators=(",", ":"), ensure_ascii=False), mimetype="application/json")
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+# --- the page ------------------------------------------------------------------------
+
+def parse_play_text(text: str) -> list[list[str]]:
+    """'W:HK N:H2 E:S5:exposed' -> [['W','HK'], ['N','H2'], ['E','S5','exposed']]."""
+    out = []
+    for token in re.split(r"[\s,;+]+", text.strip()):
+        if not token:
+            continue
+        parts = token.split(":")
+        if len(parts) not in (2, 3) or parts[0].upper() not in NAMES:
+            raise RulingError(f"{token!r}: write each card as SEAT:CARD (like W:HK), with :exposed, :facedown, "
+                              ":simultaneous, :revoke, :penalty or :minor after it if need be.", "play")
+        out.append([parts[0].upper(), parts[1].upper()] + ([parts[2].lower()] if len(parts) == 3 else []))
+    return out
+
+
+def play_text(play: list) -> str:
+    return " ".join(":".join(e) for e in play)
+
+
+def finding_names() -> list[str]:
+    names: set = {"defective", "dummy_act"}
+    for data in rulings_data.load("play").values():
+        names |= set(play_rulings.answerable(data))
+    return sorted(names)
+
+
+def payload_from_args(args) -> dict:
+    findings = {}
+    for name in finding_names():
+        v = args.get(name)
+        if v:
+            findings[name] = True if v == "yes" else False if v == "no" else v
+    return {"edition": args.get("edition") or (editions() or ["2017"])[0],
+            "contract": args.get("contract") or "", "declarer": (args.get("declarer") or "").upper(),
+            "play": parse_play_text(args.get("play", "")), "findings": findings}
+
+
+@bp.get("/rulings/play")
+def play_page():
+    args = request.args
+    keys = ["edition", "contract", "declarer", "play", *finding_names()]
+    state = {k: args[k] for k in keys if args.get(k)}
+    eds = editions()
+    edition = state.get("edition") or (eds[0] if eds else "")
+    ruling = error = None
+    status = 200
+    if args.get("contract"):
+        try:
+            ruling = rule(payload_from_args(args))
+            edition = ruling["edition"]
+        except RulingError as exc:
+            error, status = str(exc), 400
+    others = []
+    for e in eds:
+        if e == edition or not ruling:
+            continue
+        try:
+            o = rule(payload_from_args({**state, "edition": e}))
+        except RulingError:
+            o = None
+        others.append({"edition": e, "url": "/rulings/play?" + urlencode({**state, "edition": e}), "ruling": o,
+                       "differs": bool(o and ruling["outcome"] and o["outcome"]
+                                       and (o["outcome"] != ruling["outcome"] or o["cites"] != ruling["cites"]))})
+    texts = bundle()["texts"].get(edition, {}) if ruling else {}
+    cites = [dict(link, text=texts.get(link["id"])) for link in cite_links(edition, ruling["cites"])] if ruling else []
+    question = ruling["questions"][0] if ruling and ruling["questions"] else None
+    hidden = {k: v for k, v in state.items() if not question or k != question["id"]}
+    return render_template("rulings/play.html", ruling=ruling, error=error, state=state, edition=edition,
+                           editions=eds, others=others, cites=cites, question=question, hidden=hidden, names=NAMES,
+                           restart_url="/rulings/play?" + urlencode({"edition": edition})), status

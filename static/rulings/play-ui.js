@@ -1,0 +1,231 @@
+/* The play ruling flow on the phone: contract and declarer, a card picker
+   (who, suit, rank, and how the card reached the table), then one question
+   at a time, then the ruling.  Everything is computed here by the same
+   walker and data as the server (walker.js, play.js, /rulings/play.json), so
+   it works offline; without this script the page is a plain form answered by
+   the server.  The address always holds the ruling (the query the server
+   reads). */
+(function () {
+  "use strict";
+  var app = document.getElementById("play-app");
+  if (!app || !window.LawbookRulings || !window.LawbookRulings.play || !window.fetch) return;
+  var R = window.LawbookRulings.play, NAMES = R.NAMES;
+  var SEATS = ["N", "E", "S", "W"], SUITS = ["S", "H", "D", "C"], RANKS = "AKQJT98765432".split("");
+  var SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  var HOW = [["", "played"], ["exposed", "exposed"], ["facedown", "face down"], ["simultaneous", "with the last"],
+    ["revoke", "a revoke"], ["penalty", "penalty card"], ["minor", "minor penalty"]];
+  var bundle = null, state = null, picker = { seat: null, suit: "S", how: "" }, view = document.getElementById("app-flow");
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "on") Object.keys(attrs.on).forEach(function (ev) { e.addEventListener(ev, attrs.on[ev]); });
+      else if (attrs[k] === true) e.setAttribute(k, "");
+      else if (attrs[k] !== false && attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function after(seat) { return SEATS[(SEATS.indexOf(seat) + 1) % 4]; }
+  function pretty(card) { return SYMBOL[card[0]] + (card[1] === "T" ? "10" : card[1]); }
+
+  function fromQuery(search) {
+    var q = new URLSearchParams(search), editions = bundleEditions();
+    var s = { edition: editions.indexOf(q.get("edition")) >= 0 ? q.get("edition") : editions[0],
+      contract: (q.get("contract") || "").toUpperCase(), declarer: (q.get("declarer") || "S").toUpperCase(),
+      play: [], findings: {}, ruled: !!q.get("contract") };
+    (q.get("play") || "").split(/[\s,;+]+/).filter(Boolean).forEach(function (tok) {
+      var p = tok.split(":");
+      s.play.push(p.length === 3 ? [p[0].toUpperCase(), p[1].toUpperCase(), p[2].toLowerCase()] : [(p[0] || "").toUpperCase(), (p[1] || "").toUpperCase()]);
+    });
+    q.forEach(function (v, k) {
+      if (["edition", "contract", "declarer", "play"].indexOf(k) < 0 && v) s.findings[k] = v === "yes" ? true : v === "no" ? false : v;
+    });
+    return s;
+  }
+  function toQuery(s) {
+    var q = new URLSearchParams();
+    q.set("edition", s.edition);
+    if (s.contract) q.set("contract", s.contract);
+    q.set("declarer", s.declarer);
+    if (s.play.length) q.set("play", s.play.map(function (e) { return e.join(":"); }).join(" "));
+    Object.keys(s.findings).forEach(function (k) { var v = s.findings[k]; q.set(k, v === true ? "yes" : v === false ? "no" : v); });
+    return q.toString();
+  }
+  function save() { history.replaceState(null, "", "/rulings/play?" + (state.ruled ? toQuery(state) : "edition=" + state.edition)); }
+  function bundleEditions() { return Object.keys(bundle.editions).sort().reverse(); }
+  function ruleFor(edition) {
+    try {
+      return R.rule(bundle.editions, { edition: edition, contract: state.contract, declarer: state.declarer, play: state.play, findings: state.findings });
+    } catch (e) { if (e instanceof R.RulingError) return { error: e.message }; throw e; }
+  }
+
+  function editionTabs() {
+    return el("nav", { "class": "editions", "aria-label": "Edition" }, bundleEditions().map(function (e) {
+      return el("button", { type: "button", "class": "edition" + (e === state.edition ? " current" : ""), "aria-pressed": e === state.edition ? "true" : "false",
+        text: e + " Laws", on: { click: function () { state.edition = e; save(); render(); } } });
+    }));
+  }
+
+  /* the seat that would play next if every card so far was in turn */
+  function nextSeat() {
+    var leader = after(state.declarer), trick = [];
+    state.play.forEach(function (e) {
+      if (e[2] && e[2] !== "facedown" && e[2] !== "revoke") return;
+      trick.push(e);
+      if (trick.length === 4) { leader = winner(trick); trick = []; }
+    });
+    return trick.length ? after(trick[trick.length - 1][0]) : leader;
+  }
+  function winner(trick) {
+    var trumps = /^[1-7](C|D|H|S)/.exec(state.contract), t = trumps ? trumps[1] : null, best = trick[0], order = "23456789TJQKA";
+    trick.slice(1).forEach(function (e) {
+      if (e[1][0] === best[1][0]) { if (order.indexOf(e[1][1]) > order.indexOf(best[1][1])) best = e; }
+      else if (e[1][0] === t) best = e;
+    });
+    return best[0];
+  }
+
+  function playList() {
+    var tricks = [], cur = [];
+    return el("ol", { "class": "play-list", "aria-label": "The play so far" }, state.play.map(function (e) {
+      return el("li", { text: NAMES[e[0]] + " " + pretty(e[1]) + (e[2] ? " (" + HOW.filter(function (h) { return h[0] === e[2]; })[0][1] + ")" : "") });
+    }));
+  }
+
+  function renderEntry() {
+    var seat = picker.seat || nextSeat();
+    view.appendChild(el("div", { "class": "row" }, [
+      el("label", { "class": "inline" }, ["Contract ", el("input", { id: "app-contract", type: "text", value: state.contract, placeholder: "4S", autocapitalize: "characters", size: "5",
+        on: { input: function (e) { state.contract = e.target.value.toUpperCase().replace(/\s/g, ""); } } })]),
+      el("label", { "class": "inline" }, ["Declarer ", el("select", { id: "app-declarer", on: { change: function (e) { state.declarer = e.target.value; picker.seat = null; render(); } } },
+        SEATS.map(function (s) { return el("option", { value: s, selected: s === state.declarer, text: NAMES[s] }); }))])]));
+    view.appendChild(playList());
+    view.appendChild(el("p", { "class": "help", text: "Tap who, then the suit and the rank. Change “how” for a card that was not simply played." }));
+    view.appendChild(el("div", { "class": "seat-switch", role: "radiogroup", "aria-label": "Who" }, SEATS.map(function (s) {
+      return el("button", { type: "button", "class": "seat" + (s === seat ? " current" : ""), role: "radio", "aria-checked": s === seat ? "true" : "false", "data-seat": s,
+        text: NAMES[s] + (s === state.declarer ? " (decl.)" : s === SEATS[(SEATS.indexOf(state.declarer) + 2) % 4] ? " (dummy)" : ""), on: { click: function () { picker.seat = s; render(); } } });
+    })));
+    view.appendChild(el("div", { "class": "suit-row", role: "radiogroup", "aria-label": "Suit" }, SUITS.map(function (s) {
+      return el("button", { type: "button", "class": "bid suit-" + s + (s === picker.suit ? " current" : ""), "data-suit": s, "aria-label": { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[s],
+        "aria-checked": s === picker.suit ? "true" : "false", role: "radio", text: SYMBOL[s], on: { click: function () { picker.suit = s; render(); } } });
+    })));
+    var used = {};
+    state.play.forEach(function (e) { used[e[1]] = true; });
+    view.appendChild(el("div", { "class": "rank-grid", "aria-label": "Rank" }, RANKS.map(function (r) {
+      var card = picker.suit + r;
+      return el("button", { type: "button", "class": "bid rank", "data-card": card, disabled: !!used[card] && picker.how !== "" && false, text: r === "T" ? "10" : r,
+        on: { click: function () {
+          state.play.push(picker.how ? [seat, card, picker.how] : [seat, card]);
+          picker.seat = null; picker.how = ""; render();
+        } } });
+    })));
+    view.appendChild(el("label", { "class": "inline" }, ["How ", el("select", { id: "app-how", on: { change: function (e) { picker.how = e.target.value; } } },
+      HOW.map(function (h) { return el("option", { value: h[0], selected: h[0] === picker.how, text: h[1] }); }))]));
+    view.appendChild(el("div", { "class": "row" }, [
+      el("button", { type: "button", "class": "big secondary", id: "undo", text: "Undo", disabled: !state.play.length,
+        on: { click: function () { state.play.pop(); picker.seat = null; render(); } } }),
+      el("button", { type: "button", "class": "big", id: "rule", text: "Rule",
+        on: { click: function () { state.ruled = true; state.findings = {}; save(); render(); } } })]));
+  }
+
+  function citeList(edition, ids) {
+    var texts = bundle.texts[edition] || {};
+    return el("ul", { "class": "cites" }, ids.map(function (id) {
+      var t = texts[id], body = [];
+      if (t) {
+        if (t.text) body.push(el("p", { text: t.text }));
+        t.children.forEach(function (k) { body.push(el("p", { text: k })); });
+      }
+      var law = (/^\d+/.exec(id) || [""])[0];
+      return el("li", {}, [el("details", { "class": "cite-text" }, [
+        el("summary", { text: "Law " + id + (t && t.heading ? " — " + t.heading : "") }),
+        el("div", { "class": "provision-text" }, body),
+        el("a", { href: t ? t.url : "/" + edition + "/law/" + law + "#" + encodeURIComponent(id), text: "Open Law " + id })])]);
+    }));
+  }
+
+  function answer(id, value) {
+    state.findings[id] = value === "yes" ? true : value === "no" ? false : value;
+    save(); render();
+  }
+
+  function renderRuling() {
+    var r = ruleFor(state.edition);
+    view.appendChild(editionTabs());
+    view.appendChild(el("p", { "class": "auction-line", text: state.contract + " by " + (NAMES[state.declarer] || state.declarer) }));
+    view.appendChild(playList());
+    if (r.error) {
+      view.appendChild(el("div", { "class": "checker-error", role: "alert" }, [el("h2", { text: "Please check the play" }), el("p", { text: r.error })]));
+      view.appendChild(el("button", { type: "button", "class": "big secondary", text: "Change the play", on: { click: function () { state.ruled = false; save(); render(); } } }));
+      return;
+    }
+    var irr = r.irregularity, sec = el("section", { "class": "ruling", "aria-live": "polite" });
+    sec.appendChild(el("h2", { text: irr ? "Law " + irr.law + ": " + irr.kind.replace(/-/g, " ") + (irr.seat ? " by " + NAMES[irr.seat] : "") : "No irregularity" }));
+    if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
+    var q = r.questions[0];
+    if (q) {
+      var qs = el("div", { "class": "question" }, [el("p", { "class": "ask" }, [el("strong", { text: q.text }), " (" + q.cites.join(", ") + ")"])]);
+      if (q.answers) qs.appendChild(el("div", { "class": "answers" }, q.answers.map(function (a) {
+        return el("button", { type: "button", "class": "big answer", "data-value": a.value, text: a.label, on: { click: function () { answer(q.id, a.value); } } });
+      })));
+      sec.appendChild(qs);
+    }
+    if (r.outcome) {
+      var o = r.outcome, rows = [["Penalty cards", o.penalty_cards.length ? o.penalty_cards.map(function (p) { return NAMES[p.seat] + ": " + p.card + " (" + p.kind + ")"; }).join("; ") : "none"]];
+      if (o.lead_restrictions) rows.push(["Lead", o.lead_restrictions.text]);
+      if (o.play_restrictions) rows.push(["Play", o.play_restrictions.text]);
+      if (o.tricks_transferred !== null) rows.push(["Tricks transferred", String(o.tricks_transferred)]);
+      if (o.declarer) rows.push(["Declarer now", NAMES[o.declarer]]);
+      if (o.information) rows.push(["Information", o.information.text]);
+      if (o.score_adjustment) rows.push(["Score adjustment", o.score_adjustment.when]);
+      rows.push(["Next to play", o.next ? NAMES[o.next] : "—"]);
+      sec.appendChild(el("dl", { "class": "outcome" }, rows.reduce(function (acc, row) { return acc.concat([el("dt", { text: row[0] }), el("dd", { text: row[1] })]); }, [])));
+    }
+    if (r.options.length) {
+      sec.appendChild(el("h3", { text: "The options" }));
+      sec.appendChild(el("div", { "class": "options" }, r.options.map(function (o) {
+        var live = q && q.kind === "option" && o.chosen === null;
+        return el("button", { type: "button", "class": "big option" + (o.chosen ? " chosen" : o.chosen === false ? " not-chosen" : ""), "data-value": o.value, disabled: !live, text: o.text,
+          on: { click: function () { answer(q.id, o.value); } } });
+      })));
+    }
+    bundleEditions().forEach(function (e) {
+      if (e === state.edition) return;
+      var other = ruleFor(e);
+      var go = el("button", { type: "button", "class": "link", text: "See the " + e + " ruling", on: { click: function () { state.edition = e; save(); render(); } } });
+      var differs = !other.error && r.outcome && other.outcome && (JSON.stringify(r.outcome) !== JSON.stringify(other.outcome) || JSON.stringify(r.cites) !== JSON.stringify(other.cites));
+      if (differs) sec.appendChild(el("p", { "class": "difference" }, [el("strong", { text: "The " + e + " Laws differ here. " }), go]));
+      else if (r.outcome && other.outcome) sec.appendChild(el("p", { "class": "same" }, ["The " + e + " Laws give the same result here. ", go]));
+    });
+    sec.appendChild(el("h3", { text: "Provisions applied (" + state.edition + ")" }));
+    sec.appendChild(citeList(state.edition, r.cites));
+    view.appendChild(sec);
+    view.appendChild(el("div", { "class": "row" }, [
+      el("button", { type: "button", "class": "big secondary", id: "back", text: "Back",
+        on: { click: function () {
+          var keys = Object.keys(state.findings);
+          if (keys.length) delete state.findings[keys[keys.length - 1]]; else state.ruled = false;
+          save(); render(); } } }),
+      el("button", { type: "button", "class": "big secondary", id: "restart", text: "New ruling",
+        on: { click: function () { state = { edition: state.edition, contract: "", declarer: "S", play: [], findings: {}, ruled: false }; picker.seat = null; save(); render(); } } })]));
+  }
+
+  function render() {
+    view.textContent = "";
+    if (state.ruled) renderRuling(); else { view.appendChild(editionTabs()); renderEntry(); }
+    app.dataset.ready = "yes";
+  }
+
+  fetch("/rulings/play.json", { credentials: "same-origin" }).then(function (r) {
+    if (!r.ok) throw new Error(r.status);
+    return r.json();
+  }).then(function (data) {
+    bundle = data;
+    state = fromQuery(location.search);
+    document.getElementById("server-flow").hidden = true;
+    view.hidden = false;
+    render();
+  }).catch(function () { /* the server's form stays */ });
+})();

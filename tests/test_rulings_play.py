@@ -1,0 +1,190 @@
+"""Play rulings through the Python walker: every table situation in
+tests/fixtures/rulings_play.json, in both editions; every branch of every
+tree taken by some case; every cited provision in the store; no request
+gives anything but a ruling or a RulingError.
+
+(The same cases run through the JavaScript facts and walker in
+test_rulings_play_js.py.)
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from laws.rulings import RulingError, data as rulings_data, play
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_play.json"
+CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
+EDITIONS = ("2007", "2017")
+
+
+def request(case: dict, edition: str) -> dict:
+    return {"edition": edition, "contract": case["contract"], "declarer": case["declarer"], "play": case["play"],
+            "findings": case["findings"]}
+
+
+def summary(reply: dict, expected: dict) -> dict:
+    """The reply in the fixture's terms (decided_by kept only if all are cited)."""
+    irr = reply["irregularity"]
+    out = {"kind": irr["kind"] if irr else "none", "law": irr["law"] if irr else "44",
+           "questions": [q["id"] for q in reply["questions"]],
+           "pending": [o["id"] for o in reply["options"] if o["chosen"] is None]}
+    o = reply["outcome"]
+    if o is not None:
+        out.update(penalty=[f"{p['seat']} {p['card']} {p['kind']}" for p in o["penalty_cards"]], next=o["next"],
+                   tricks=o["tricks_transferred"], declarer=o["declarer"])
+    missing = [c for c in expected["decided_by"] if c not in reply["cites"]]
+    out["decided_by"] = expected["decided_by"] if not missing else {"not cited": missing}
+    return out
+
+
+def test_there_are_enough_cases_and_every_kind_is_covered():
+    assert len(CASES) >= 60
+    assert len({c["id"] for c in CASES}) == len(CASES)
+    for edition in EDITIONS:
+        kinds = set(rulings_data.load("play")[edition]["kinds"])
+        covered = {c[edition]["kind"] for c in CASES if "kind" in c[edition]}
+        assert kinds <= covered, kinds - covered
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
+def test_case(case, edition):
+    expected = case[edition]
+    if "error" in expected:
+        with pytest.raises(RulingError) as info:
+            play.rule(request(case, edition))
+        assert info.value.field == expected["error"]
+        return
+    reply = play.rule(request(case, edition))
+    assert summary(reply, expected) == expected, case["situation"]
+    assert (reply["outcome"] is None) == bool(reply["questions"])
+    assert "{" not in reply["say"], reply["say"]
+
+
+def _taken(edition: str) -> set[str]:
+    taken = set()
+    for case in CASES:
+        if "error" not in case[edition]:
+            taken.update(play.rule(request(case, edition))["path"])
+    return taken
+
+
+def _branches(data: dict) -> set[str]:
+    out = set()
+    for pointer, node in rulings_data.all_nodes(data):
+        if "on" in node:
+            out.update(f"{pointer}={value}" for value in node["cases"])
+    return out
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_branch_is_taken_by_some_case(edition):
+    untaken = _branches(rulings_data.load("play")[edition]) - _taken(edition)
+    assert not untaken, sorted(untaken)
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_editions_keep_the_same_kinds(edition):
+    data = rulings_data.load("play")
+    assert list(data[edition]["kinds"]) == list(data["2017"]["kinds"])
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_cited_provision_exists_in_the_store(db, edition):
+    have = {r[0] for r in db.execute("SELECT id FROM provisions WHERE edition = ?", (edition,))}
+    cited = set()
+
+    def collect(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                cited.update(v) if k == "cites" else collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+    collect(rulings_data.load("play")[edition])
+    cited.add("58A")  # added by the facts module for simultaneous plays
+    assert cited and not sorted(cited - have)
+
+
+@pytest.mark.parametrize("payload, field", [
+    ("not an object", None),
+    ({"contract": "8S", "declarer": "S"}, "contract"),
+    ({"contract": "4S", "declarer": "X"}, "declarer"),
+    ({"contract": "4S", "declarer": "S", "edition": "1997"}, "edition"),
+    ({"contract": "4S", "declarer": "S", "play": [["W", "ZZ"]]}, "play"),
+    ({"contract": "4S", "declarer": "S", "play": [["W", "HK", "dropped"]]}, "play"),
+    ({"contract": "4S", "declarer": "S", "play": [["W", "HK"], ["N", "HK"]]}, "play"),
+    ({"contract": "4S", "declarer": "S", "play": [["W", "HK"], ["N", "H2", "facedown"]]}, "play"),
+    ({"contract": "4S", "declarer": "S", "play": [["N", "HK", "penalty"]]}, "play"),
+    ({"contract": "4S", "declarer": "S", "play": [["W", "HK"]], "findings": {"mood": "bad"}}, "findings.mood"),
+    ({"contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {"choice": "maybe"}}, "findings.choice"),
+    ({"contract": "4S", "declarer": "S", "extra": 1}, "extra"),
+])
+def test_bad_input_names_the_field(payload, field):
+    with pytest.raises(RulingError) as info:
+        play.rule(payload)
+    assert info.value.field == field
+    assert str(info.value)
+
+
+CARDS = [s + r for s in "CDHS" for r in "23456789TJQKA"]
+EVENT = st.tuples(st.sampled_from("NESW"), st.sampled_from(CARDS),
+                  st.sampled_from([None, None, None, "exposed", "facedown", "simultaneous", "revoke", "penalty",
+                                   "minor"])).map(lambda t: [t[0], t[1]] + ([t[2]] if t[2] else []))
+FINDING_VALUES = st.one_of(st.booleans(), st.sampled_from(["accept", "refuse", "retract", "spread", "require",
+                                                           "prohibit", "free", "highest", "lowest", "forbid-suit",
+                                                           "play", "none", "omitted", "too-many", "before",
+                                                           "after", "offender", "partner", "opponents"]))
+FINDINGS = st.dictionaries(st.sampled_from(sorted(play.answerable(rulings_data.load("play")["2017"])) +
+                                           ["defective", "dummy_act"]), FINDING_VALUES, max_size=6)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edition=st.sampled_from(EDITIONS), contract=st.sampled_from(["4S", "3NT", "2HX", "7CXX"]),
+       declarer=st.sampled_from("NESW"), events=st.lists(EVENT, max_size=30), findings=FINDINGS)
+def test_no_play_and_no_findings_break_the_ruling(edition, contract, declarer, events, findings):
+    try:
+        reply = play.rule({"edition": edition, "contract": contract, "declarer": declarer, "play": events,
+                           "findings": findings})
+    except RulingError as exc:
+        assert str(exc)
+        return
+    assert (reply["outcome"] is None) == bool(reply["questions"])
+    data = rulings_data.load("play")[edition]
+    # 58A (simultaneous plays) is the one cite the facts module adds itself
+    assert set(reply["cites"]) <= rulings_data.cites(data) | _all_cites(data) | {"58A"}
+
+
+def _all_cites(data) -> set:
+    out = set()
+
+    def collect(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                out.update(v) if k == "cites" else collect(v)
+        elif isinstance(value, list):
+            for v in value:
+                collect(v)
+    collect(data)
+    return out
+
+
+def test_every_case_and_every_finding_fits_the_request_schema():
+    """The JSON Schema documents the request: every fixture request is valid,
+    and it names every finding the trees can ask."""
+    import jsonschema
+
+    schema = json.loads((Path(play.__file__).parents[1] / "play-request.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for case in CASES:
+        for edition in EDITIONS:
+            jsonschema.validate(request(case, edition), schema)
+    asked = set()
+    for data in rulings_data.load("play").values():
+        asked |= set(play.answerable(data))
+    assert asked | {"defective", "dummy_act"} == set(schema["properties"]["findings"]["properties"])

@@ -1,0 +1,66 @@
+"""POST /api/rulings/play and the /rulings/play pages: JSON in the shape of
+CONTRACT.md, 4xx with the field for bad input, the data bundle for offline."""
+from __future__ import annotations
+
+import pytest
+
+OLOOT = {"edition": "2017", "contract": "4S", "declarer": "S", "play": [["E", "HK"]],
+         "findings": {"misinformed": False, "saw_dummy": False, "choice": "refuse", "lead_choice": "free"}}
+
+
+def test_ruling_in_the_contract_shape(client):
+    r = client.post("/api/rulings/play", json=OLOOT)
+    assert r.status_code == 200 and r.content_type == "application/json"
+    body = r.get_json()
+    assert list(body)[:7] == ["edition", "irregularity", "questions", "options", "outcome", "say", "cites"]
+    assert body["irregularity"] == {"index": 0, "seat": "E", "kind": "opening-lead-out-of-turn", "law": "54",
+                                    "trick": 1, "card": "HK"}
+    assert body["outcome"]["penalty_cards"] == [{"seat": "E", "card": "HK", "kind": "major"}]
+    assert body["outcome"]["next"] == "W"
+    assert {"54D", "50D2(b)", "50E1"} <= set(body["cites"])
+
+
+def test_questions_come_one_at_a_time(client):
+    body = client.post("/api/rulings/play", json=dict(OLOOT, findings={})).get_json()
+    assert [q["id"] for q in body["questions"]] == ["misinformed"] and body["outcome"] is None
+
+
+@pytest.mark.parametrize("payload, status, field", [
+    ({"contract": "4S", "declarer": "S", "play": [["E", "H1"]]}, 400, "play"),
+    ({"contract": "4S", "declarer": "Q"}, 400, "declarer"),
+    ({"contract": "4S", "declarer": "S", "edition": "1993-rubber"}, 400, "edition"),
+    ({"contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {"choice": 3.5}}, 400, "findings"),
+    ([1, 2], 400, None),
+])
+def test_bad_input(client, payload, status, field):
+    r = client.post("/api/rulings/play", json=payload)
+    assert r.status_code == status
+    assert r.get_json()["field"] == field and r.get_json()["error"]
+
+
+def test_not_json(client):
+    assert client.post("/api/rulings/play", data="x").status_code == 400
+    r = client.post("/api/rulings/play", data="{", content_type="application/json")
+    assert r.status_code == 400 and "not valid JSON" in r.get_json()["error"]
+
+
+def test_page_is_a_plain_form_that_rules(client):
+    r = client.get("/rulings/play?edition=2007&contract=4S&declarer=S&play=W:HK+N:H2+E:H5+S:HA+W:D3"
+                   "&misinformed=no&choice=retract")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "defender lead out of turn by West" in html and "W: D3 (major)".replace("W", "West") in html
+    assert 'href="/2007/law/56#56"' in html or "/2007/law/56" in html
+    r = client.get("/rulings/play?contract=4S&declarer=S&play=W:HK:dropped")
+    assert r.status_code == 400 and "marker" in r.get_data(as_text=True)
+
+
+def test_bundle_has_both_editions_and_the_cited_texts(client):
+    body = client.get("/rulings/play.json").get_json()
+    assert set(body["editions"]) == {"2007", "2017"}
+    assert body["texts"]["2017"]["57A3"]["text"].startswith("require")
+    assert "57A3" in body["texts"]["2007"] and "forbid" in body["texts"]["2007"]["57A3"]["text"]
+
+
+def test_rulings_index_offers_the_play(client):
+    assert "/rulings/play" in client.get("/rulings").get_data(as_text=True)

@@ -1,0 +1,166 @@
+"""Play rulings in a real browser (headless Chromium, /usr/bin/chromium, at
+390×844): the JavaScript facts and walker answer every fixture case exactly
+as the Python ones do; the flow works by taps on the card picker, without
+JavaScript, and offline after a first visit."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from laws.rulings import RulingError, play
+from test_browser import ARGS, CHROMIUM, PHONE, serve, wait_until  # noqa: F401 (shared browser helpers)
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_play.json"
+CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
+
+
+@pytest.fixture(scope="module")
+def base_url(app):
+    with serve(app) as (url, _server):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                              service_workers="block")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def _python(request: dict) -> dict:
+    try:
+        return play.rule(request)
+    except RulingError as exc:
+        return {"error": str(exc), "field": exc.field}
+
+
+def test_javascript_gives_the_same_rulings(page, base_url):
+    page.goto(f"{base_url}/rulings/play")
+    requests = [{"edition": ed, "contract": c["contract"], "declarer": c["declarer"], "play": c["play"],
+                 "findings": c["findings"]} for c in CASES for ed in ("2007", "2017")]
+    got = page.evaluate("""async (reqs) => {
+        const bundle = await (await fetch('/rulings/play.json')).json();
+        return reqs.map(r => { try { return LawbookRulings.play.rule(bundle.editions, r); }
+                               catch (e) { return {error: String(e.message || e), field: e.field}; } });
+    }""", requests)
+    want = [_python(r) for r in requests]
+    mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
+    assert not mismatched, mismatched[:2]
+    assert len(got) == 2 * len(CASES)
+
+
+def _fits(pg) -> bool:
+    return pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def _ready(pg):
+    wait_until(pg, "() => document.getElementById('play-app').dataset.ready === 'yes'")
+
+
+def test_opening_lead_out_of_turn_by_taps(page, base_url):
+    page.goto(f"{base_url}/rulings")
+    page.tap("text=Irregularity in the play")
+    _ready(page)
+    page.fill("#app-contract", "4S")
+    page.tap(".seat-switch [data-seat='E']")      # East leads: West's turn
+    page.tap(".suit-row [data-suit='H']")
+    page.tap(".rank-grid [data-card='HK']")
+    assert "East ♥K" in page.inner_text(".play-list")
+    page.tap("#rule")
+    assert "Law 54: opening lead out of turn by East" in page.inner_text(".ruling h2")
+    page.tap(".answers [data-value='no']")       # nobody told East to lead
+    page.tap(".answers [data-value='no']")       # declarer could not see dummy
+    page.tap(".options button[data-value='refuse']")   # an option is a big button
+    page.tap(".options button[data-value='free']")
+    text = page.inner_text(".ruling")
+    assert "East: HK (major)" in text and "Next to play\nWest" in text
+    assert "authorized for all players (50E1)" in text            # 2017
+    assert "The 2007 Laws differ here" in text
+    assert "play=E%3AHK" in page.url and "lead_choice=free" in page.url
+    page.tap(".ruling .cites summary >> text=Law 54D")
+    assert "major penalty card" in page.locator(".ruling .cites details[open] .provision-text").first.inner_text()
+    assert _fits(page)
+    page.tap(".editions button:has-text('2007 Laws')")
+    assert "unauthorized for West" in page.inner_text(".ruling")  # 2007 50E2
+
+
+def test_revoke_by_taps(page, base_url):
+    page.goto(f"{base_url}/rulings/play?edition=2007")
+    _ready(page)
+    page.fill("#app-contract", "4S")
+    for seat, card in [("W", "HK"), ("N", "H2"), ("E", "C3"), ("S", "HA"), ("S", "D2"), ("W", "D5"),
+                       ("N", "DA"), ("E", "H7")]:
+        page.tap(f".seat-switch [data-seat='{seat}']")
+        page.tap(f".suit-row [data-suit='{card[0]}']")
+        page.tap(f".rank-grid [data-card='{card}']")
+    page.tap("#rule")
+    assert "Law 64: revoke by East" in page.inner_text(".ruling h2")
+    page.tap(".answers [data-value='play']")
+    page.tap(".answers [data-value='none']")
+    page.tap(".answers [data-value='no']")      # not a penalty card
+    page.tap(".answers [data-value='yes']")     # East-West won a later trick
+    text = page.inner_text(".ruling")
+    assert "Tricks transferred\n1" in text and "64A2" in text
+    assert _fits(page)
+
+
+def test_the_flow_without_javascript(browser, base_url):
+    ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    pg = ctx.new_page()
+    pg.goto(f"{base_url}/rulings/play")
+    pg.select_option("#f-edition", "2017")
+    pg.fill("#f-contract", "4S")
+    pg.fill("#f-play", "W:HK N:H2 E:H5 S:HA S:D2 E:D5")
+    pg.click("form#play-form button[type=submit]")
+    assert "premature play by East" in pg.inner_text(".ruling h2")
+    pg.click("form.question button[value='require-suit']")   # 2017 57A3
+    pg.click("form.question button[value='yes']")
+    text = pg.inner_text(".ruling")
+    assert "East: D5 (major)" in text and "must play a card of the suit declarer names" in text
+    pg.click(".ruling .cites summary >> nth=0")
+    assert pg.locator(".ruling .cites details[open]").count() == 1
+    assert _fits(pg)
+    ctx.close()
+
+
+def test_same_ruling_offline(browser, app):
+    """One visit online; then the server goes away: a ruling's own address
+    gives the same ruling, computed on the phone."""
+    with serve(app) as (url, server):
+        ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        pg = ctx.new_page()
+        address = "/rulings/play?edition=2017&contract=4S&declarer=S&play=W:HK+N:H2+E:S5:exposed&unintentional=yes"
+        pg.goto(url + address)
+        _ready(pg)
+        online = pg.inner_text("#app-flow .ruling")
+        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
+        server.shutdown()
+        server.server_close()
+        ctx.set_offline(True)
+        pg.goto(url + address)
+        _ready(pg)
+        offline = pg.inner_text("#app-flow .ruling")
+        assert "is a minor penalty card (50B)" in offline and "S5 (minor)" in offline
+        assert offline == online
+        ctx.close()
