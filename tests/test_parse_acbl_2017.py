@@ -163,6 +163,17 @@ def test_structure_of_deep_laws(db, law, ids):
                                      [law])] == ids
 
 
+@pytest.mark.parametrize("law, ids", [
+    # a section heading after a stop closing a bracket, across a page break: '... such a ruling.) C. Further ...'
+    (93, ["93", "93A", "93B", "93B1", "93B2", "93B3", "93C", "93C1", "93C2", "93C3", "93C3(a)", "93C3(b)"]),
+    # items opened by 'if': '... ownership of the trick); if (a) the offender has ...'
+    (67, ["67", "67A", "67A1", "67A2", "67B", "67B1", "67B1(a)", "67B1(b)", "67B2", "67B2(a)", "67B2(b)", "67B3"]),
+])
+def test_labels_after_a_bracketed_stop_or_if(db, law, ids):
+    assert [r[0] for r in db.execute("select id from provisions where edition = '2017' and law = ? order by ord",
+                                     [law])] == ids
+
+
 def test_headings_run_into_their_text_are_cut_where_the_contents_say(db):
     got = dict(rows(db, "select id, heading from provisions where edition = '2017' and id in "
                         "('7A', '27B', '60B', '86B1', '86B2', '15B')"))

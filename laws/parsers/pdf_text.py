@@ -626,7 +626,8 @@ def _next_label(outline: Outline, s: str, at_start: bool) -> tuple[int, int, str
         first = start == 0 and at_start
         if m[1]:
             label, kind = m[1], LETTER
-            if not first and not re.search(r"([.:;]|[,;] or)$", before):
+            # after a stop, or a stop closing a bracket or quotation ('... such a ruling.) C. Further ...')
+            if not first and not re.search(r"([.:;][)\]'’\"”]?|[,;] or)$", before):
                 continue
         elif m[2]:
             label, kind = m[2], NUMBER
@@ -639,7 +640,7 @@ def _next_label(outline: Outline, s: str, at_start: bool) -> tuple[int, int, str
                 continue
             if REFERS_BACK.match(s, m.end()):
                 continue  # 'in (a) and (b) above'
-            if not first and not re.search(r"([.:;,]|\b(and|or|then|either))$", before):
+            if not first and not re.search(r"([.:;,]|\b(and|or|then|either|if))$", before):  # '...; if (a) the offender
                 continue
         if _expected(outline, kind) == label:
             return start, m.end(), label, kind
