@@ -146,7 +146,8 @@ class Detector:
     def __init__(self):
         frequency = SpellChecker(language="en", distance=1).word_frequency
         self.english, self.common = frequency.dictionary, frequency.total_words / 1e6
-        clean = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.txt"))]
+        clean = [p.read_bytes().decode("utf-8", errors="replace") for p in sorted(CORPUS.glob("*.txt"))
+                 if p.name != "acbl-2017-laws.txt"]  # the damaged PDF text is no clean text
         self.corpus = {w.lower() for t in clean for w in re.findall(r"[A-Za-z]+", t)}
         self.compounds = {m.lower().replace("-", ""): m.lower() for t in clean
                           for m in re.findall(r"\b[A-Za-z]+-[A-Za-z]+\b", t)}
