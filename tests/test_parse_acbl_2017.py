@@ -142,7 +142,7 @@ FOOTNOTES = {
     '25': ('79C1', 'An earlier time may be specified when re'),
     '26': ('80B2(h)', 'It is normal in some jurisdictions for t'),
     '27': ('86B2', 'including results from a fouled board'),
-    '28': ('93B3', 'The Regulating Authority is responsible '),
+    '28': ('93C3(b)', 'The Regulating Authority is responsible '),
 }
 TERMS = ['Adjusted Score', 'Alert', 'Artificial call', 'Auction', 'Bid', 'Board', 'Call', 'Cancelled', 'Contestant', 'Contract', 'Deal', 'Declarer', 'Defender', 'Denomination', 'Double', 'Dummy', 'Event', 'Extraneous', 'Follow Suit', 'Game', 'Hand', 'Honor', 'Infraction', 'International Matchpoint (IMP)', 'Irregularity', 'Lead', 'LHO', 'Matchpoint', 'Misinformation', 'Odd Trick', 'Opening Lead', 'Opponent', 'Overtrick', 'Pack', 'Partner', 'Partscore', 'Pass', 'Penalty', 'Penalty card', 'Play', 'Play period', 'Premium Points', 'Presumed Declarer', 'Psychic call', 'Rectification', 'Redouble', 'Retracted', 'RHO', 'Rotation', 'Round', 'Session', 'Side', 'Slam', 'Sorted deck', 'Suit', 'Team', 'Trick', 'Trick Points', 'Trump', 'Tournament', 'Turn', 'Undertrick', 'Unintended', 'Visible Card', 'Vulnerability', 'Withdrawn']
 SECTIONS = [('preface', 'Preface to the Laws of Duplicate Bridge 2017 – North American Edition'), ('introduction', 'Introduction to the 2017 Laws of Duplicate Bridge'), ('promulgating-bodies', 'Promulgating Bodies')]
@@ -381,7 +381,7 @@ def test_every_sentence_of_the_laws_is_in_the_store(db):
     label = r"(?:\d{1,2}\.|\([a-z]{1,4}\.?\)|[A-Z]\.)"
     missing, checked = [], 0
     for sentence in re.split(r"(?<=[.:;])\s+", text):
-        sentence = re.sub(rf"^(?:(?:or|and|either)\s+)?(?:{label}\s*)+|\s(?:or|and)?\s*{label}$", "",
+        sentence = re.sub(rf"^(?:(?:or|and|either|if)\s+)?(?:{label}\s*)+|\s(?:or|and)?\s*{label}$", "",
                           sentence.strip())
         sentence = re.sub(r"\s\([ivx]+\.\)", "", sentence)  # '(ii.)': a roman item, never text
         # a heading run into its first item: 'After Attention Is Drawn ... 1.(a) The Director ...'
