@@ -10,29 +10,13 @@ from pathlib import Path
 import pytest
 
 from laws.rulings import auction
-from test_browser import ARGS, CHROMIUM, PHONE, serve, wait_until  # noqa: F401 (shared browser helpers)
+from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_auction.json"
 CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
-
-
-@pytest.fixture(scope="module")
-def base_url(app):
-    with serve(app) as (url, _server):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

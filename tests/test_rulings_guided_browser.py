@@ -11,26 +11,10 @@ import re
 import pytest
 
 from laws.rulings import guided
-from test_browser import ARGS, CHROMIUM, PHONE, serve, wait_until  # noqa: F401 (shared browser helpers)
+from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
-
-
-@pytest.fixture(scope="module")
-def base_url(app):
-    with serve(app) as (url, _server):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def _context(browser, **extra):
