@@ -141,3 +141,11 @@ def test_the_ruling_pages_are_kept_for_offline_use(client):
 def test_no_javascript_page_answers_a_bad_auction_with_400(client):
     r = client.get("/rulings/auction?dealer=N&calls=1H+Q:2D")
     assert r.status_code == 400 and b"not a seat" in r.data
+
+
+@pytest.mark.parametrize("kind", ["auction", "play"])
+def test_the_documented_examples_give_a_ruling(client, kind):
+    from laws.rulings import EXAMPLES
+    r = client.post(f"/api/rulings/{kind}", json=EXAMPLES[kind])
+    assert r.status_code == 200
+    assert r.get_json()["irregularity"]["seat"] == "E"

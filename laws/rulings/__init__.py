@@ -11,3 +11,11 @@ class RulingError(ValueError):
     def __init__(self, message: str, field: str | None = None):
         super().__init__(message)
         self.field = field
+
+
+# One request per period, as a director would send it: the API's documentation
+# and bench/load.py use them; tests check they give a ruling.
+EXAMPLES = {
+    "auction": {"edition": "2017", "dealer": "N", "calls": [["N", "1H"], ["E", "1D"]], "findings": {}},
+    "play": {"edition": "2017", "contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {}},
+}
