@@ -174,6 +174,17 @@ def test_labels_after_a_bracketed_stop_or_if(db, law, ids):
                                      [law])] == ids
 
 
+def test_a_sentence_set_below_a_list_is_the_parents_paragraph(db):
+    # the extractor runs 69B's closing sentence into item 2; the page sets it below the list
+    assert rows(db, "select id, parent, text from provisions where edition = '2017' and id like '%.p%' "
+                    "order by ord") == [
+        ("69B.p1", "69B", "The board is rescored with such trick awarded to his side."),
+        ("71.p1", "71", "The board is rescored with such trick awarded to his side.")]
+    assert rows(db, "select text from provisions where edition = '2017' and id = '69B2'") == [
+        ("if a player has agreed to the loss of a trick that his side would likely have won had the play "
+         "continued.",)]
+
+
 def test_headings_run_into_their_text_are_cut_where_the_contents_say(db):
     got = dict(rows(db, "select id, heading from provisions where edition = '2017' and id in "
                         "('7A', '27B', '60B', '86B1', '86B2', '15B')"))

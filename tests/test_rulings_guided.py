@@ -222,6 +222,8 @@ def test_cancelled_concession_and_withdrawn_agreement():
     assert {"71.1", "71.p1"} <= set(r["cites"])
     r = rule("2007", "claim", claim_kind="agreed", agreed_in_time="yes", agreed_trick_won="no", agreed_likely_won="yes")
     assert {"69B2", "69B.p1"} <= set(r["cites"])
+    r = rule("2017", "claim", claim_kind="agreed", agreed_in_time="yes", agreed_trick_won="no", agreed_likely_won="yes")
+    assert {"69B2", "69B.p1"} <= set(r["cites"])
 
 
 def test_change_of_call_unintended_and_intended():

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from laws import ligatures
 from laws.corrections import Corrections
-from laws.model import Correction, Definition, Footnote, Law, ParsedSource, Section, SourceError
+from laws.model import Correction, Definition, Footnote, Law, ParsedSource, Provision, Section, SourceError
 from laws.parsers import official_index, pdf_tables
 from laws.parsers.structure import LETTER, NUMBER, ROMAN, ROMAN_KIND, SMALL, Outline, label_kind
 from laws.text import squash, title_case
@@ -569,9 +569,6 @@ def _parse_law(ctx: _Context, number: int, title_line: Line, body: list[Line], t
     where = str(number)
     n, raw_title = title_line
     ctx.law_starts[number] = n
-    title_raw = raw_title
-    if toc and MARK.search(raw_title) is None:
-        pass
     title_text, _ = ctx.finish(where, raw_title)
     title = title_case(title_text)
     tables, body = pdf_tables.extract(ctx, ctx.out.edition, number, body)
@@ -579,6 +576,7 @@ def _parse_law(ctx: _Context, number: int, title_line: Line, body: list[Line], t
     headings = toc.headings if toc else {}
     for line_no, s in body:
         _read_line(ctx, outline, s, line_no, headings)
+    _split_list_tails(outline.provisions)
     law = Law(number=number, title=title, provisions=outline.provisions)
     for prov in law.provisions:
         if prov.heading:
@@ -588,8 +586,34 @@ def _parse_law(ctx: _Context, number: int, title_line: Line, body: list[Line], t
     for pid in tables:
         if pid not in {p.id for p in law.provisions}:
             raise SourceError(ctx.file, f"a table of Law {number} belongs to {pid}, which the parser did not find")
-    del title_raw
     return law
+
+
+LIST_JOIN = re.compile(r"[;,]\s*(or|and)$")
+TAIL_SENTENCE = re.compile(r"(?<=[.])\s+(?=[A-Z])")
+
+
+def _split_list_tails(provisions: list[Provision]) -> None:
+    """The extractor runs a list's closing sentence into its last item ('2. if
+    ... had the play continued. The board is rescored ...' in Law 69B): the
+    printed page sets it below the list, as the parent's own paragraph.  A
+    last item that continues its parent's sentence (lower case, after an item
+    ending '; or' / '; and') ends at its full stop; what follows becomes the
+    parent's paragraph `<parent>.p1`, where the other editions keep it."""
+    ids = {p.id for p in provisions}
+    for prov in list(provisions):
+        siblings = [p for p in provisions if p.parent == prov.parent and prov.parent is not None]
+        if not prov.label or prov is not siblings[-1] or len(siblings) < 2 or f"{prov.parent}.p1" in ids:
+            continue
+        if any(p.parent == prov.id for p in provisions) or not prov.text[:1].islower():
+            continue
+        if not LIST_JOIN.search(siblings[-2].text.rstrip()):
+            continue
+        parts = TAIL_SENTENCE.split(prov.text, maxsplit=1)
+        if len(parts) == 2:
+            prov.text = parts[0]
+            provisions.insert(provisions.index(prov) + 1,
+                              Provision(id=f"{prov.parent}.p1", parent=prov.parent, label="", text=parts[1]))
 
 
 LABEL_AT = re.compile(r"([A-Z])\.(?=\s)|(\d{1,2})\.(?=\s*[A-Za-z(\[\"“‘`])|\(([a-z]{1,4})\.?\)")
