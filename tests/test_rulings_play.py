@@ -139,11 +139,12 @@ def test_bad_input_names_the_field(payload, field):
 CARDS = [s + r for s in "CDHS" for r in "23456789TJQKA"]
 EVENT = st.tuples(st.sampled_from("NESW"), st.sampled_from(CARDS),
                   st.sampled_from([None, None, None, "exposed", "facedown", "simultaneous", "revoke", "penalty",
-                                   "minor"])).map(lambda t: [t[0], t[1]] + ([t[2]] if t[2] else []))
+                                   "minor", "changed", "fifth", "retract"])).map(lambda t: [t[0], t[1]] + ([t[2]] if t[2] else []))
 FINDING_VALUES = st.one_of(st.booleans(), st.sampled_from(["accept", "refuse", "retract", "spread", "require",
                                                            "prohibit", "free", "highest", "lowest", "forbid-suit",
                                                            "play", "none", "omitted", "too-many", "before",
-                                                           "after", "offender", "partner", "opponents"]))
+                                                           "after", "offender", "partner", "opponents", "high", "win", "low",
+                                                           "suit", "rank", "absent", "anything"]))
 FINDINGS = st.dictionaries(st.sampled_from(sorted(set().union(*(play.answerable(d) for d in
                                                                rulings_data.load("play").values()))) +
                                            ["defective", "dummy_act"]), FINDING_VALUES, max_size=6)

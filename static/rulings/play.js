@@ -376,7 +376,12 @@
     var seats = seatsOf(f), values = valuesOf(f, seats), words = {};
     Object.keys(f).forEach(function (k) { words[k] = word(f[k]); });
     Object.keys(findings).forEach(function (k) { if (words[k] === null || words[k] === undefined) words[k] = findings[k]; });
-    var walked = root.LawbookRulings.walk(data, kind, words, values, seats);
+    var walked;
+    try { walked = root.LawbookRulings.walk(data, kind, words, values, seats); }
+    catch (e) {
+      if (!e.answer) throw e;  // e.g. choice=accept given where declarer's choice is highest/lowest (57A)
+      throw new RulingError("The finding '" + e.answer.name + "' does not answer this question: here it is one of " + e.answer.allowed.slice().sort().join(", ") + ", not " + JSON.stringify(e.answer.value) + ".", "findings." + e.answer.name);
+    }
     var irregularity = kind === "none" ? null : { index: f.index === undefined ? null : f.index, seat: f.seat || null, kind: kind,
       law: data.kinds[kind].law, trick: f.trick === undefined ? null : f.trick, card: f.card || null };
     if (f.simultaneous) {

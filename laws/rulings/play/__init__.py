@@ -39,7 +39,7 @@ import re
 
 from laws.rulings import RulingError as RulingInputError
 from laws.rulings import data as rulings_data
-from laws.rulings.walker import walk
+from laws.rulings.walker import AnswerError, walk
 
 PERIOD = "play"
 SEATS = "NESW"
@@ -577,7 +577,12 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     for name, value in findings.items():
         if words.get(name) is None:
             words[name] = value
-    walked = walk(data, kind, words, values, seats)
+    try:
+        walked = walk(data, kind, words, values, seats)
+    except AnswerError as exc:  # e.g. choice=accept given where declarer's choice is highest/lowest (57A)
+        raise RulingInputError(f"The finding {exc.name!r} does not answer this question: here it is one of "
+                               f"{', '.join(sorted(exc.allowed))}, not {json.dumps(exc.value)}.",
+                               f"findings.{exc.name}") from None
     irregularity = None if kind == "none" else {
         "index": facts.get("index"), "seat": facts.get("seat"), "kind": kind, "law": data["kinds"][kind]["law"],
         "trick": facts.get("trick"), "card": facts.get("card")}
