@@ -291,7 +291,8 @@ def test_checkers_point_to_the_ruling():
     assert run("penalty-card", edition="2017", cards=["S5"])["result"]["ruling"] == "/rulings/play"
     assert run("revoke", edition="2007", won_by="offending player", later_tricks=0)["result"]["ruling"] == \
         "/rulings/play"
-    assert run("revoke", edition="1993-rubber", won_by="offending player", later_tricks=0)["result"]["ruling"] is None
+    assert run("revoke", edition="1993-rubber", won_by="offending player", later_tricks=0)["result"]["ruling"] == \
+        "/rulings/play?edition=1993-rubber"
 
 
 @pytest.mark.parametrize("won_by, later, tricks, rule", [

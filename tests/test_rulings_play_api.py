@@ -28,7 +28,7 @@ def test_questions_come_one_at_a_time(client):
 @pytest.mark.parametrize("payload, status, field", [
     ({"contract": "4S", "declarer": "S", "play": [["E", "H1"]]}, 400, "play"),
     ({"contract": "4S", "declarer": "Q"}, 400, "declarer"),
-    ({"contract": "4S", "declarer": "S", "edition": "1993-rubber"}, 400, "edition"),
+    ({"contract": "4S", "declarer": "S", "edition": "1997"}, 400, "edition"),
     ({"contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {"choice": 3.5}}, 400, "findings"),
     ([1, 2], 400, None),
 ])
@@ -55,9 +55,24 @@ def test_page_is_a_plain_form_that_rules(client):
     assert r.status_code == 400 and "marker" in r.get_data(as_text=True)
 
 
-def test_bundle_has_both_editions_and_the_cited_texts(client):
+def test_the_rubber_code_rules_when_asked(client):
+    """Edition 1993-rubber: its own Laws by their own ids, and where it has no
+    law, a ruling that says so and cites nothing from another edition."""
+    body = client.post("/api/rulings/play", json=dict(OLOOT, edition="1993-rubber")).get_json()
+    assert body["edition"] == "1993-rubber" and body["irregularity"]["law"] == "54"
+    assert body["outcome"]["penalty_cards"] == [{"seat": "E", "card": "HK", "kind": "major"}]
+    assert body["cites"] == ["54", "54(d)", "56(b)", "50"]
+    facedown = {"edition": "1993-rubber", "contract": "4S", "declarer": "S", "play": [["E", "HK", "facedown"]]}
+    body = client.post("/api/rulings/play", json=facedown).get_json()
+    assert body["cites"] == [] and "The 1993 rubber code has no law on a face-down opening lead" in body["say"]
+    r = client.get("/rulings/play?edition=1993-rubber&contract=4S&declarer=S&play=E:HK&misinformed=no")
+    assert r.status_code == 200 and 'href="/1993-rubber/law/54' in r.get_data(as_text=True)
+
+
+def test_bundle_has_every_edition_and_the_cited_texts(client):
     body = client.get("/rulings/play.json").get_json()
-    assert set(body["editions"]) == {"2007", "2017"}
+    assert set(body["editions"]) == {"2007", "2017", "1993-rubber"}
+    assert body["texts"]["1993-rubber"]["64(d)(v)"]["text"].startswith("the revoke was on the 12th trick")
     assert body["texts"]["2017"]["57A3"]["text"].startswith("require")
     assert "57A3" in body["texts"]["2007"] and "forbid" in body["texts"]["2007"]["57A3"]["text"]
 

@@ -362,9 +362,9 @@ def penalty_card(data: dict) -> Result:
         law = "48A" if duplicate else "48"
         return Result({"kind": "none", "penalty_cards": [], "follows": ["Declarer is not required to play a card "
                                                                         "dropped accidentally."],
-                       "ruling": RULINGS if duplicate else None},
+                       "ruling": _ruling(edition)},
                       "No card of declarer's or dummy's hand ever becomes a penalty card; declarer is not "
-                      "restricted for exposing a card." + _see_ruling(), [law], edition)
+                      "restricted for exposing a card." + _see_ruling(edition), [law], edition)
     if len(cards) > 1:
         kind, why = "major", "one defender has two or more penalty cards, so all of them are major"
     elif cards[0].honour:
@@ -400,13 +400,18 @@ def penalty_card(data: dict) -> Result:
         cites = (["50A", "50B", "50D1(a)", "50D1(b)", "50D2"] + info if duplicate else ["50"]) \
             + (["51"] if len(cards) > 1 else [])
     explanation = f"Under {'Law 50B' if duplicate else 'Law 50'} of the {_EDITION_LABELS[edition]}, {why}." \
-        + (_see_ruling() if duplicate else "")
+        + _see_ruling(edition)
     return Result({"kind": kind, "penalty_cards": [{"card": str(c), "kind": kind} for c in cards],
-                   "follows": follows, "ruling": RULINGS if duplicate else None}, explanation, cites, edition)
+                   "follows": follows, "ruling": _ruling(edition)}, explanation, cites, edition)
 
 
-def _see_ruling() -> str:
-    return f" The whole ruling, with declarer's options, is at {RULINGS}."
+def _ruling(edition: str) -> str:
+    """The play ruling for this edition (the duplicate Laws' page leads with the code in force)."""
+    return RULINGS if edition in DUPLICATE else f"{RULINGS}?edition={edition}"
+
+
+def _see_ruling(edition: str) -> str:
+    return f" The whole ruling, with declarer's options, is at {_ruling(edition)}."
 
 
 # --- Law 64 ------------------------------------------------------------------
@@ -501,13 +506,13 @@ def revoke(data: dict) -> Result:
     redress = {"2007": "64C", "2017": "64C1"}.get(edition)
     equity = [redress] if duplicate else []
     equity_words = (f" The Director still assigns an adjusted score if this does not compensate the "
-                    f"non-offending side ({redress})." + _see_ruling() if duplicate else
+                    f"non-offending side ({redress})." if duplicate else
                     " If the transfer leaves the non-offending side damaged, the offending side should give up "
-                    "further tricks to restore equity.")
+                    "further tricks to restore equity.") + _see_ruling(edition)
 
     def answer(n: int, rule: list[str], why: str) -> Result:
         more = [_REDRESS_2017[rule[0]]] if edition == "2017" and rule[0] in _REDRESS_2017 else []
-        return Result({"tricks_transferred": n, "rule": rule[0], "ruling": RULINGS if duplicate else None},
+        return Result({"tricks_transferred": n, "rule": rule[0], "ruling": _ruling(edition)},
                       f"Under Law 64 of the {_EDITION_LABELS[edition]}, {why}" + equity_words,
                       rule + more + equity, edition)
 

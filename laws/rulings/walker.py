@@ -30,6 +30,16 @@ class DataError(RuntimeError):
     """The rulings data cannot answer these facts: a bug in the data, not in the input."""
 
 
+class AnswerError(DataError):
+    """A question's fact was given a value (from the request's findings) that
+    this question does not take, though another question of the same name
+    does: an input error, which the period's module reports to the user."""
+
+    def __init__(self, pointer: str, name: str, value: str, allowed: list[str]):
+        super().__init__(f"{pointer}: no case for {name} = {value!r}")
+        self.name, self.value, self.allowed = name, value, allowed
+
+
 def fill(text: str, values: dict) -> str:
     return _VAR.sub(lambda m: str(values[m.group(1)]) if values.get(m.group(1)) is not None else m.group(0), text)
 
@@ -107,6 +117,8 @@ def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
                 add(ask.get("cites"))
                 break
             if value not in node["cases"]:
+                if "ask" in node or "option" in node:
+                    raise AnswerError(pointer, name, value, list(node["cases"]))
                 raise DataError(f"{pointer}: no case for {name} = {value!r}")
             path.append(f"{pointer}={value}")
             pointer, node = f"{pointer}/cases/{value}", node["cases"][value]

@@ -99,7 +99,7 @@ def parse_play_text(text: str) -> list[list[str]]:
         parts = token.split(":")
         if len(parts) not in (2, 3) or parts[0].upper() not in NAMES:
             raise RulingError(f"{token!r}: write each card as SEAT:CARD (like W:HK), with :exposed, :facedown, "
-                              ":simultaneous, :revoke, :penalty or :minor after it if need be.", "play")
+                              ":simultaneous, :revoke, :penalty, :minor, :changed, :fifth or :retract after it if need be.", "play")
         out.append([parts[0].upper(), parts[1].upper()] + ([parts[2].lower()] if len(parts) == 3 else []))
     return out
 

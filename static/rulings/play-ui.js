@@ -13,7 +13,7 @@
   var SEATS = ["N", "E", "S", "W"], SUITS = ["S", "H", "D", "C"], RANKS = "AKQJT98765432".split("");
   var SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
   var HOW = [["", "played"], ["exposed", "exposed"], ["facedown", "face down"], ["simultaneous", "with the last"],
-    ["revoke", "a revoke"], ["penalty", "penalty card"], ["minor", "minor penalty"]];
+    ["revoke", "a revoke"], ["penalty", "penalty card"], ["minor", "minor penalty"], ["changed", "named instead"], ["fifth", "a fifth card"], ["retract", "taken back"]];
   var bundle = null, state = null, picker = { seat: null, suit: "S", how: "" }, view = document.getElementById("app-flow");
 
   function el(tag, attrs, children) {

@@ -11,7 +11,7 @@
   var RANKS = "23456789TJQKA";
   var RANK_NAMES = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
   var HONOURS = "TJQKA";
-  var MARKERS = ["exposed", "facedown", "simultaneous", "revoke", "penalty", "minor"];
+  var MARKERS = ["exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract"];
   var CARD = /^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$/;
   var CONTRACT = /^([1-7])(C|D|H|S|NT|N)(XX|X)?$/;
 
@@ -79,6 +79,7 @@
     this.declarer = declarer; this.dummy = partner(declarer); this.trumps = strain === "NT" ? null : strain;
     this.leader = after(declarer); this.trick = []; this.number = 1; this.winners = [];
     this.showedOut = { N: {}, E: {}, S: {}, W: {} }; this.penalty = { N: [], E: [], S: [], W: [] }; this.minor = {};
+    this.log = [];  // [seat, card, trick] of every card played
   }
   Table.prototype.defender = function (s) { return s !== this.declarer && s !== this.dummy; };
   Table.prototype.side = function (s) { return s === this.declarer ? "declarer" : s === this.dummy ? "dummy" : "defender"; };
@@ -90,6 +91,7 @@
     var at = this.penalty[seat].indexOf(card);
     if (at >= 0) this.penalty[seat].splice(at, 1);
     this.trick.push([seat, card]);
+    this.log.push([seat, card, this.number]);
     if (this.trick.length === 4) {
       this.winners.push(winner(this.trick, this.trumps));
       this.leader = this.winners[this.winners.length - 1];
@@ -122,6 +124,9 @@
         continue;
       }
       if (marker === "exposed") return facts("exposed-card", i, { several: t.penalty[seat].length > 0, deliberate: false });
+      if (marker === "changed") return changedDesignation(t, events, i, facts);
+      if (marker === "fifth") return fifthCard(t, events, i, facts);
+      if (marker === "retract") return retraction(t, events, i, facts);
       if (marker === "simultaneous") {
         if (i === 0) throw new RulingError("Card 1: 'simultaneous' marks a card played at the same moment as the card before it; there is none.", "play");
         var prev = events[i - 1];
@@ -151,6 +156,7 @@
       }
       t.play(seat, card);
     }
+    if (req.findings.dummy_call) return facts("incomplete-dummy-call", null, { leading: !t.trick.length }, t.dummy);
     for (var s = 0; s < 4; s++) {
       var holder = SEATS[s], cards = t.penalty[holder];
       if (cards.length) {
@@ -208,6 +214,39 @@
     if (t.defender(seat)) { common.correct_side = correct === partner(seat) ? "partner" : "declaring"; return facts("defender-lead-out-of-turn", i, common); }
     common.wrong_hand = !t.defender(correct); common.restricted = after(seat); common.choice57 = null;
     return facts("declarer-lead-out-of-turn", i, common);
+  }
+
+  /* 45C4(b): a card named in place of the card this hand played last */
+  function changedDesignation(t, events, i, facts) {
+    var seat = events[i].seat, at = -1;
+    for (var k = t.log.length - 1; k >= 0; k--) if (t.log[k][0] === seat) { at = k; break; }
+    if (at < 0) throw new RulingError("Card " + (i + 1) + ": 'changed' marks a card named in place of one this hand played just before; " + NAMES[seat] + " has played no card yet.", "play");
+    var since = t.log.slice(at + 1).map(function (x) { return x[0]; });
+    return facts("changed-designation", i, { other: t.log[at][1], other_honour: isHonour(t.log[at][1]),
+      partner_played: since.indexOf(partner(seat)) >= 0,
+      declarer_played: since.some(function (s) { return s === t.declarer || s === t.dummy; }),
+      opponent_played: since.some(function (s) { return s !== seat && s !== partner(seat); }) });
+  }
+
+  /* 45E: a card added to a completed trick; if deemed led, the facts of the lead come with it */
+  function fifthCard(t, events, i, facts) {
+    if (t.trick.length || !t.winners.length) throw new RulingError("Card " + (i + 1) + ": 'fifth' marks a card added to a trick that already had four cards; enter it after the fourth card of that trick.", "play");
+    var seat = events[i].seat, inTurn = seat === t.leader;
+    var lead = inTurn ? {} : leadOutOfTurn(t, events, i, facts, { simultaneous: false }), more = {};
+    Object.keys(lead).forEach(function (k) { if (k !== "kind") more[k] = lead[k]; });
+    more.led_kind = lead.kind || "none"; more.led_in_turn = inTurn; more.exposed_kind = "exposed-card";
+    more.several = t.penalty[seat].length > 0; more.deliberate = false;
+    return facts("fifth-card", i, more);
+  }
+
+  /* 47E2: a player asks to take back a card he played */
+  function retraction(t, events, i, facts) {
+    var seat = events[i].seat, card = events[i].card, at = -1;
+    for (var k = 0; k < t.log.length; k++) if (t.log[k][0] === seat && t.log[k][1] === card) { at = k; break; }
+    if (at < 0) throw new RulingError("Card " + (i + 1) + ": 'retract' marks a card its player asks to take back; " + NAMES[seat] + " has not played the " + cardName(card) + ".", "play");
+    var number = t.log[at][2], later = t.log.slice(at + 1);
+    return facts("retracted-card", i, { trick: number, later_card: later.length > 0,
+      later_to_trick: later.some(function (x) { return x[2] === number; }), opening_lead: at === 0 });
   }
 
   function nextByLho(events, i) {
@@ -337,12 +376,18 @@
     var seats = seatsOf(f), values = valuesOf(f, seats), words = {};
     Object.keys(f).forEach(function (k) { words[k] = word(f[k]); });
     Object.keys(findings).forEach(function (k) { if (words[k] === null || words[k] === undefined) words[k] = findings[k]; });
-    var walked = root.LawbookRulings.walk(data, kind, words, values, seats);
+    var walked;
+    try { walked = root.LawbookRulings.walk(data, kind, words, values, seats); }
+    catch (e) {
+      if (!e.answer) throw e;  // e.g. choice=accept given where declarer's choice is highest/lowest (57A)
+      throw new RulingError("The finding '" + e.answer.name + "' does not answer this question: here it is one of " + e.answer.allowed.slice().sort().join(", ") + ", not " + JSON.stringify(e.answer.value) + ".", "findings." + e.answer.name);
+    }
     var irregularity = kind === "none" ? null : { index: f.index === undefined ? null : f.index, seat: f.seat || null, kind: kind,
       law: data.kinds[kind].law, trick: f.trick === undefined ? null : f.trick, card: f.card || null };
     if (f.simultaneous) {
-      walked.say = "A card played at the same moment as another player's is deemed played after it (58A). " + walked.say;
-      walked.cites = ["58A"].concat(walked.cites.filter(function (c) { return c !== "58A"; }));
+      var deemed = data.simultaneous;
+      walked.say = deemed.say + " " + walked.say;
+      walked.cites = deemed.cites.concat(walked.cites.filter(function (c) { return deemed.cites.indexOf(c) < 0; }));
     }
     var out = { edition: req.edition, irregularity: irregularity };
     Object.keys(walked).forEach(function (k) { out[k] = walked[k]; });

@@ -68,7 +68,12 @@
           add(ask.cites);
           break;
         }
-        if (!Object.prototype.hasOwnProperty.call(node.cases, value)) throw new Error(pointer + ": no case for " + name + " = " + value);
+        if (!Object.prototype.hasOwnProperty.call(node.cases, value)) {
+          var err = new Error(pointer + ": no case for " + name + " = " + value);
+          // a question's answer (a finding) that this question does not take: walker.py's AnswerError
+          if (node.ask || node.option) err.answer = { name: name, value: value, allowed: Object.keys(node.cases) };
+          throw err;
+        }
         path.push(pointer + "=" + value);
         pointer = pointer + "/cases/" + value; node = node.cases[value]; continue;
       }

@@ -17,7 +17,12 @@ where it was not simply played face up, a marker:
   revoke is also found without the marker when the player later plays a
   card of the suit he failed to follow;
 - `penalty`: a card already lying on the table as a penalty card from an
-  earlier ruling (50, 51, 52 follow from it).
+  earlier ruling (50, 51, 52 follow from it);
+- `changed`: named in place of the card this hand played just before it (a
+  change of designation, 45C4(b));
+- `fifth`: added to a trick that already had four cards (45E);
+- `retract`: a card this hand played earlier (entered again), which the
+  player asks to take back (47E2).
 
 `analyse` walks the play by the Laws of procedure (44, 45) to the first
 irregularity and returns its *facts*: a flat dict of strings, numbers and
@@ -34,7 +39,7 @@ import re
 
 from laws.rulings import RulingError as RulingInputError
 from laws.rulings import data as rulings_data
-from laws.rulings.walker import walk
+from laws.rulings.walker import AnswerError, walk
 
 PERIOD = "play"
 SEATS = "NESW"
@@ -43,7 +48,7 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANKS = "23456789TJQKA"
 RANK_NAMES = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 HONOURS = "TJQKA"
-MARKERS = ("exposed", "facedown", "simultaneous", "revoke", "penalty", "minor")
+MARKERS = ("exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract")
 _CARD = re.compile(r"^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$")
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(XX|X)?$")
 
@@ -157,6 +162,7 @@ class _Table:
         self.showed_out: dict[str, dict[str, int]] = {s: {} for s in SEATS}
         self.penalty: dict[str, list[str]] = {s: [] for s in SEATS}
         self.minor: set[str] = set()
+        self.log: list[tuple[str, str, int]] = []  # (seat, card, trick) of every card played
 
     def defender(self, seat: str) -> bool:
         return seat not in (self.declarer, self.dummy)
@@ -179,6 +185,7 @@ class _Table:
         if card in self.penalty[seat]:
             self.penalty[seat].remove(card)
         self.trick.append((seat, card))
+        self.log.append((seat, card, self.number))
         if len(self.trick) == 4:
             self.winners.append(_winner(self.trick, self.trumps))
             self.leader = self.winners[-1]
@@ -226,6 +233,15 @@ def analyse(req: dict) -> dict:
         if marker == "exposed":
             return facts("exposed-card", i, several=bool(t.penalty[seat]), deliberate=False)
 
+        if marker == "changed":
+            return _changed_designation(t, events, i, facts)
+
+        if marker == "fifth":
+            return _fifth_card(t, events, i, facts)
+
+        if marker == "retract":
+            return _retraction(t, events, i, facts)
+
         if marker == "simultaneous":
             if i == 0:
                 raise RulingInputError("Card 1: 'simultaneous' marks a card played at the same moment as the "
@@ -270,7 +286,10 @@ def analyse(req: dict) -> dict:
                                                        for e in events[i + 1:]))
         t.play(seat, card)
 
-    # no irregularity in the cards: penalty cards on the table, or what the Director found
+    # no irregularity in the cards: what the Director heard declarer call from
+    # dummy (46), penalty cards on the table, or a defective trick found (67)
+    if req["findings"].get("dummy_call"):
+        return facts("incomplete-dummy-call", None, seat=t.dummy, leading=not t.trick)
     for seat in SEATS:
         cards = t.penalty[seat]
         if cards:
@@ -356,6 +375,55 @@ def _lead_out_of_turn(t: _Table, events, i, facts, extra) -> dict:
                      correct_side="partner" if correct == partner(seat) else "declaring", **common)
     return facts("declarer-lead-out-of-turn", i, wrong_hand=not t.defender(correct), restricted=after(seat),
                  choice57=None, **common)
+
+
+def _changed_designation(t: _Table, events, i, facts) -> dict:
+    """45C4(b): a card named in place of the card this hand played last.
+    What the Laws test: whether the designator's partner has played since
+    (2007), whether declarer has played again from either hand (2017), and
+    whether an opponent played in turn after the first designation."""
+    seat = events[i]["seat"]
+    at = next((k for k, (s, _, _) in reversed(list(enumerate(t.log))) if s == seat), None)
+    if at is None:
+        raise RulingInputError(f"Card {i + 1}: 'changed' marks a card named in place of one this hand played just "
+                               f"before; {SEAT_NAMES[seat]} has played no card yet.", "play")
+    since = [s for s, _, _ in t.log[at + 1:]]
+    return facts("changed-designation", i, other=t.log[at][1], other_honour=t.log[at][1][1] in HONOURS,
+                 partner_played=partner(seat) in since,
+                 declarer_played=any(s in (t.declarer, t.dummy) for s in since),
+                 opponent_played=any(s not in (seat, partner(seat)) for s in since))
+
+
+def _fifth_card(t: _Table, events, i, facts) -> dict:
+    """45E: a card added to a completed trick.  If the Director deems it led,
+    it is a lead to the next trick: in turn if its player won the trick,
+    otherwise the lead out of turn (53, 55, 56) whose facts come with it."""
+    if t.trick or not t.winners:
+        raise RulingInputError(f"Card {i + 1}: 'fifth' marks a card added to a trick that already had four "
+                               "cards; enter it after the fourth card of that trick.", "play")
+    seat = events[i]["seat"]
+    in_turn = seat == t.leader
+    lead = {} if in_turn else _lead_out_of_turn(t, events, i, facts, {"simultaneous": False})
+    more = {k: v for k, v in lead.items() if k != "kind"}
+    more.update(led_kind=lead.get("kind", "none"), led_in_turn=in_turn, exposed_kind="exposed-card",
+                several=bool(t.penalty[seat]), deliberate=False)
+    return facts("fifth-card", i, **more)
+
+
+def _retraction(t: _Table, events, i, facts) -> dict:
+    """47E2: a player asks to take back a card he played, because of a
+    mistaken explanation.  The Laws test whether a card was played after it
+    (2017), or to the same trick after it (2007), and for an opening lead
+    whether dummy has faced any card."""
+    seat, card = events[i]["seat"], events[i]["card"]
+    at = next((k for k, (s, c, _) in enumerate(t.log) if s == seat and c == card), None)
+    if at is None:
+        raise RulingInputError(f"Card {i + 1}: 'retract' marks a card its player asks to take back; "
+                               f"{SEAT_NAMES[seat]} has not played the {card_name(card)}.", "play")
+    number = t.log[at][2]
+    later = t.log[at + 1:]
+    return facts("retracted-card", i, trick=number, later_card=bool(later),
+                 later_to_trick=any(n == number for _, _, n in later), opening_lead=at == 0)
 
 
 def _next_by_lho(t: _Table, events, i) -> bool:
@@ -509,14 +577,19 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     for name, value in findings.items():
         if words.get(name) is None:
             words[name] = value
-    walked = walk(data, kind, words, values, seats)
+    try:
+        walked = walk(data, kind, words, values, seats)
+    except AnswerError as exc:  # e.g. choice=accept given where declarer's choice is highest/lowest (57A)
+        raise RulingInputError(f"The finding {exc.name!r} does not answer this question: here it is one of "
+                               f"{', '.join(sorted(exc.allowed))}, not {json.dumps(exc.value)}.",
+                               f"findings.{exc.name}") from None
     irregularity = None if kind == "none" else {
         "index": facts.get("index"), "seat": facts.get("seat"), "kind": kind, "law": data["kinds"][kind]["law"],
         "trick": facts.get("trick"), "card": facts.get("card")}
-    if facts.get("simultaneous"):  # 58A: the card is deemed played after the other, so out of turn
-        walked["say"] = (f"A card played at the same moment as another player's is deemed played after it (58A). "
-                         + walked["say"])
-        walked["cites"] = ["58A"] + [c for c in walked["cites"] if c != "58A"]
+    if facts.get("simultaneous"):  # the card is deemed played after the other, so out of turn (58A)
+        deemed = data["simultaneous"]
+        walked["say"] = deemed["say"] + " " + walked["say"]
+        walked["cites"] = deemed["cites"] + [c for c in walked["cites"] if c not in deemed["cites"]]
     return {"edition": req["edition"], "irregularity": irregularity, **walked}
 
 
