@@ -211,7 +211,8 @@ def page(checker_id: str):
     except registry.UnknownChecker as exc:
         return render_template("error.html", status=404, message=str(exc)), 404
     form = request.form if request.method == "POST" else request.args
-    submitted = request.method == "POST" or bool(request.args)
+    # a ruling record's address (`record`) rides along without being input
+    submitted = request.method == "POST" or any(k in c.input_schema.get("properties", {}) for k in request.args)
     values: dict = {}
     outcome = error = None
     error_field = None
@@ -231,8 +232,30 @@ def page(checker_id: str):
         "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
         "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()],
         "rows": _rows(outcome["result"]) if outcome else [],
+        "record": _record_carry(c, form.get("record") or "", values if outcome else None),
     }
     return render_template("checkers/checker.html", **context), status
+
+
+def _record_carry(c: registry.Checker, state: str, values: dict | None) -> dict | None:
+    """Opened from a ruling record (`record`: the record's query): the way
+    back, and the result carried into the record as a `calc` parameter."""
+    from urllib.parse import parse_qsl, urlencode
+
+    from laws.rulings import record
+    if not state:
+        return None
+    pairs = parse_qsl(state[:8000], keep_blank_values=False)
+    if not any(k == "procedure" for k, _ in pairs):
+        return None
+    out = {"state": state[:8000], "back": "/rulings/record?" + urlencode(pairs), "hidden": pairs, "calc": None,
+           "extra": record.CARRIED.get(c.id, ())}
+    if values is not None and c.id in record.CARRIED:
+        props = c.input_schema.get("properties", {})
+        fields = {k: ("yes" if v else "") if isinstance(v, bool) else _field_value(props[k], v)
+                  for k, v in values.items()}
+        out["calc"] = record.carried_param(c.id, fields, {})
+    return out
 
 
 def _label(key: str) -> str:
