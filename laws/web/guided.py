@@ -85,7 +85,8 @@ def bundle() -> dict:
         data = guided.load()
         return {"editions": {e: data[e] for e in available()},
                 "texts": {e: _texts(e, data[e]) for e in available()},
-                "definitions": {e: _definitions(e, data[e]) for e in available()}}
+                "definitions": {e: _definitions(e, data[e]) for e in available()},
+                "record": record.WORDS}  # the record's words, for static/rulings/record.js
     return cached("guided_bundle", compute)
 
 

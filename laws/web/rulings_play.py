@@ -68,7 +68,8 @@ def bundle() -> dict:
             ids: set = set()
             _collect(data[e], ids)
             texts[e] = provision_texts(e, ids)
-        return {"editions": {e: data[e] for e in eds}, "texts": texts}
+        # findings: the address's parameters that are findings (static/rulings/record.js)
+        return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names()}
     return cached("rulings_play_bundle", compute)
 
 
