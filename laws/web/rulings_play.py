@@ -67,6 +67,7 @@ def bundle() -> dict:
         for e in eds:
             ids: set = set()
             _collect(data[e], ids)
+            ids.add("58A")  # play.rule cites it itself for a simultaneous card, outside the trees
             texts[e] = provision_texts(e, ids)
         # findings: the address's parameters that are findings (static/rulings/record.js)
         return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names()}
