@@ -13,6 +13,7 @@ import pytest
 from laws.rulings import guided
 from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
 from test_browser_table import SCAN
+from test_rulings_guided_browser import _pdf_pages
 from test_rulings_record import UI_TO_ADJUSTED, all_args, make
 
 pytestmark = [pytest.mark.browser,
@@ -114,6 +115,9 @@ def test_play_ruling_makes_its_record_by_taps(page, base_url, client):
     query = page.url.split("?", 1)[1]
     assert client.get(f"/rulings/record.txt?{query}").get_data(as_text=True) == text
     assert _fits(page)
+    # printed on one page
+    page.emulate_media(media="print")
+    assert _pdf_pages(page.pdf(format="A4")) == 1
 
 
 def test_play_record_without_javascript(browser, base_url):
@@ -155,6 +159,14 @@ def test_auction_and_play_records_made_offline(browser, app):
         text = _record_text(pg)
         assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
         assert _fits(pg)
+        # the event, board… added on the phone: a new address, the same record as the server's
+        pg.tap(".edit-context summary")
+        pg.fill("#c-board", "5")
+        pg.tap(".edit-context button[type=submit]")
+        pg.wait_for_load_state("load")
+        wait_until(pg, "() => document.getElementById('record-text').textContent.includes('Board: 5')")
+        text = _record_text(pg)
+        assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
         pg.tap("#save-record")
 
         pg.goto(f"{url}/rulings/auction?edition=2017&dealer=N&calls=1H+E:1D&accepted=no&replacement=2D")

@@ -221,9 +221,29 @@
     });
     body.push(el("h2", { text: "Provisions applied (" + rec.edition + " Laws)" }), dl);
     body.forEach(function (b) { app.insertBefore(b, actions); });
+    app.insertBefore(editContext(rec, words), pre);
     pre.textContent = root.LawbookRecord.text(words, rec);
     document.title = "Ruling record: " + rec.title + (rec.board ? ", board " + rec.board : "") + " — Lawbook";
   }
+
+  /* the record's event, board, table… changed: a new address, as on the server's page */
+  function editContext(rec, words) {
+    var names = words.context.map(function (f) { return f[0]; });
+    var form = el("form", { method: "get", action: "/rulings/record" });
+    new URLSearchParams(location.search).forEach(function (v, k) {
+      if (names.indexOf(k) < 0) form.appendChild(el("input", { type: "hidden", name: k, value: v }));
+    });
+    words.context.forEach(function (f) {
+      var attrs = { id: "c-" + f[0], name: f[0], maxlength: String(f[2]) };
+      var input = f[0] === "facts" ? el("textarea", assign(attrs, { rows: "4" })) : el("input", assign(attrs, { value: rec[f[0]] || "" }));
+      if (f[0] === "facts") input.textContent = rec.facts || "";
+      form.appendChild(el("div", { "class": "field" }, [el("label", { "for": "c-" + f[0], text: f[1] }), input]));
+    });
+    form.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Update the record" })]));
+    return el("details", { "class": "noprint edit-context" }, [el("summary", { text: "Event, board, table, facts…" }), form]);
+  }
+
+  function assign(target, source) { Object.keys(source).forEach(function (k) { target[k] = source[k]; }); return target; }
 
   /* --- the record's buttons ------------------------------------------------------ */
   function saved() {
