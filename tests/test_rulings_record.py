@@ -200,6 +200,8 @@ def test_a_checker_opened_from_a_record_carries_its_result_back(client):
     # and from there the weighting checker, filled in with the carried scores
     weigh = re.search(r'data-checker="weighted-score" href="([^"]+)"', final).group(1).replace("&amp;", "&")
     assert dict(parse_qsl(urlsplit(weigh).query))["outcomes"] == "620"
+    filled = client.get(weigh).get_data(as_text=True)  # filled in, not yet checked
+    assert 'id="f-outcomes" name="outcomes" value="620"' in filled and 'id="error"' not in filled
     # each carried result can be taken out again
     remove = re.search(r'class="remove noprint" href="([^"]+)"', final).group(1).replace("&amp;", "&")
     assert "calc" not in dict(parse_qsl(urlsplit(remove).query))

@@ -193,6 +193,8 @@ def test_adjusted_score_carried_from_the_score_checker(page, base_url):
     page.fill("#f-tricks", "10")
     with page.expect_navigation():
         page.tap(".checker-form button[type=submit]")
+    got = page.evaluate(SCAN)  # the checker's result, with the way back to the record
+    assert got["overflow"] <= 0 and not got["small"], got
     page.select_option("#carry-declarer", "S")
     page.fill("#carry-weight", "60")
     with page.expect_navigation():
@@ -202,6 +204,11 @@ def test_adjusted_score_carried_from_the_score_checker(page, base_url):
     assert "- 4S by South, 10 tricks, made: NS +420 — weight 60 % [77]\n" in text and "Board: 7" in text
     assert "Law 77" in page.inner_text("dl.provisions")
     assert _fits(page)
+    # the weighting checker opens filled in with the carried score and weight
+    with page.expect_navigation():
+        page.tap("#calc a[data-checker='weighted-score']")
+    assert page.input_value("#f-outcomes") == "420" and page.input_value("#f-weights") == "60"
+    assert page.locator("#error").count() == 0 and page.locator("#record-back a").count() == 1
 
 
 def test_record_pages_fit_and_their_tap_targets_are_44px(browser, base_url):
@@ -209,7 +216,7 @@ def test_record_pages_fit_and_their_tap_targets_are_44px(browser, base_url):
     calc = urlencode({"calc": "score;level=4;strain=S;tricks=10;declarer=S;weight=60"})
     pages = [f"/rulings/record?{ui}&{calc}", "/rulings/record?procedure=play&edition=2017&contract=4S&declarer=S"
              "&play=E:HK&misinformed=no", "/rulings/play?edition=2017&contract=4S&declarer=S&play=E:HK",
-             "/checkers/score?" + urlencode({"record": ui, "level": "4", "strain": "S", "tricks": "10"})]
+             "/checkers/weighted-score?" + urlencode({"record": ui, "outcomes": "620 420", "weights": "40 60"})]
     for width in (360, 390):
         ctx = browser.new_context(viewport={"width": width, "height": 780}, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, service_workers="block")

@@ -211,9 +211,13 @@ def page(checker_id: str):
     except registry.UnknownChecker as exc:
         return render_template("error.html", status=404, message=str(exc)), 404
     form = request.form if request.method == "POST" else request.args
-    # a ruling record's address (`record`) rides along without being input
-    submitted = request.method == "POST" or any(k in c.input_schema.get("properties", {}) for k in request.args)
-    values: dict = {}
+    # a ruling record's address (`record`) rides along without being input;
+    # opened from a record, the address only fills the form in (the results
+    # carried so far), and the director completes it before it is checked
+    from_record = request.method == "GET" and bool(request.args.get("record"))
+    submitted = request.method == "POST" or (not from_record and any(
+        k in c.input_schema.get("properties", {}) for k in request.args))
+    values: dict = form_to_input(c, form) if from_record else {}
     outcome = error = None
     error_field = None
     status = 200
