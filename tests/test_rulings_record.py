@@ -210,3 +210,33 @@ def test_a_checker_opened_from_a_record_carries_its_result_back(client):
 def test_checker_page_ignores_a_record_that_is_not_one(client):
     r = client.get("/checkers/score?record=%3Cscript%3E")
     assert r.status_code == 200 and 'id="record-back"' not in r.get_data(as_text=True)
+
+
+# --- no address gives a 500 ----------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECE = st.one_of(st.sampled_from(["level=4", "strain=S", "tricks=10", "tricks=99", "declarer=S", "declarer=Q",
+                                    "weight=50", "weight=nan", "weight=1e999", "outcomes=620 140", "weights=30 70",
+                                    "other_scores=1 2", "fault=none", "side=EW", "scoring=imps", "=", ";", "x"]),
+                   st.text(max_size=12))
+_CALC = st.builds(lambda c, ps: ";".join([c, *ps]),
+                  st.sampled_from(["score", "weighted-score", "artificial-score", "imps", ""]),
+                  st.lists(_PIECE, max_size=6))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(procedure=st.sampled_from(["claim", "auction", "play", ""]), calcs=st.lists(_CALC, max_size=14),
+       extra=st.dictionaries(st.sampled_from(["calc_declarer", "calc_weight", "calc_side", "board"]),
+                             st.text(max_size=10), max_size=3))
+def test_any_carried_result_gives_a_record_or_a_4xx(client, procedure, calcs, extra):
+    query = [("procedure", procedure), ("edition", "2017"), ("calls", "1H E:1D"), ("contract", "4S"),
+             ("declarer", "S"), *[("calc", c) for c in calcs], *extra.items()]
+    r = client.get("/rulings/record", query_string=query)
+    assert r.status_code in (200, 303, 400), r.get_data(as_text=True)[:500]
+    if r.status_code == 303:
+        assert client.get(r.headers["Location"]).status_code in (200, 400)
+    assert client.get("/rulings/record.txt", query_string=query).status_code in (200, 400)
+    checker = client.get("/checkers/score", query_string={"record": urlencode(query)})
+    assert checker.status_code == 200

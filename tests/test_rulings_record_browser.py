@@ -147,6 +147,11 @@ def test_auction_and_play_records_made_offline(browser, app):
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto(f"{url}/rulings/play")
         wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
+        ui = urlencode({"procedure": "unauthorized-information", "edition": "2017", **UI_TO_ADJUSTED})
+        seen = f"{url}/rulings/record?{ui}&" + urlencode({"calc": "score;level=4;strain=S;tricks=10;declarer=S"})
+        pg.goto(seen)  # a record with a score carried from the checker, seen online
+        seen_text = _record_text(pg)
+        assert "- 4S by South, 10 tricks, made: NS +420 [77]" in seen_text
         server.shutdown()
         server.server_close()
         ctx.set_offline(True)
@@ -179,6 +184,13 @@ def test_auction_and_play_records_made_offline(browser, app):
 
         pg.goto(f"{url}/rulings/saved")
         assert pg.locator("#saved-list a").count() == 1
+
+        # the record seen online reopens from its link; one never seen says what it cannot compute
+        pg.goto(seen)
+        assert _record_text(pg) == seen_text
+        pg.goto(f"{url}/rulings/record?{ui}&" + urlencode({"calc": "score;level=3;strain=S;tricks=9;declarer=S"}))
+        wait_until(pg, "() => !!document.querySelector('.uncomputed')")
+        assert "computed with a connection" in pg.inner_text(".uncomputed")
         ctx.close()
         assert not errors, errors
 
