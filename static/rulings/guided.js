@@ -4,13 +4,14 @@
      tests require both to answer every path of every procedure alike.
    - Offline, the service worker answers a ruling's address with the page kept
      without its query; this script then draws the step (or the record) from
-     the address, so the flow and the record reopen with no network.
+     the address, so the flow and the record reopen with no network.  The
+     record itself (guided, auction or play) is made by record.js, the same
+     data as the server's.
    - The record's buttons: print, copy as text, save on this phone
      (localStorage, listed at /rulings/saved). */
 (function (root) {
   "use strict";
   var FIELDS = ["result", "ruling", "score_adjustment", "information", "penalty", "see", "record"];
-  var CONTEXT = [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"]];  /* shown at the head */
   var STORE_KEY = "lawbook-records";
 
   function reachable(data, tree, seen, out) {
@@ -195,7 +196,7 @@
     var body = [el("p", { "class": "breadcrumb noprint" }, [el("a", { href: "/rulings", text: "Rulings" }), " › ",
       el("a", { href: "/rulings/saved", text: "Saved records" })]), el("h1", { text: "Ruling record" })];
     var head = el("dl", { "class": "record-head" }, [el("dt", { text: "Ruling" }), el("dd", { text: rec.title + " (" + rec.edition + " Laws)" })]);
-    CONTEXT.forEach(function (f) { if (rec[f[0]]) { head.appendChild(el("dt", { text: f[1] })); head.appendChild(el("dd", { text: rec[f[0]] })); } });
+    words.context.forEach(function (f) { if (f[0] !== "facts" && f[0] !== "adjustment" && rec[f[0]]) { head.appendChild(el("dt", { text: f[1] })); head.appendChild(el("dd", { text: rec[f[0]] })); } });
     if (rec.entered) { head.appendChild(el("dt", { text: "Entered" })); head.appendChild(el("dd", { text: rec.entered })); }
     body.push(head);
     if (rec.facts) body.push(el("h2", { text: "Facts" }), el("p", { "class": "facts", text: rec.facts }));
