@@ -180,7 +180,10 @@
       Object.keys(kept).forEach(function (k) { rf.appendChild(el("input", { type: "hidden", name: k, value: kept[k] })); });
       [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"], ["facts", "Facts"], ["adjustment", "Score adjustment"]].forEach(function (f) {
         var input = f[0] === "facts" ? el("textarea", { id: "r-" + f[0], name: f[0], rows: "4" }) : el("input", { id: "r-" + f[0], name: f[0] });
-        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input]));
+        var help = f[0] === "adjustment" && o.score_adjustment ? el("p", { "class": "help", id: "r-adjustment-help",
+          text: "Or compute it from the record with the score checkers: each result is carried into the record with the provisions it applies." }) : null;
+        if (help) input.setAttribute("aria-describedby", "r-adjustment-help");
+        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input, help]));
       });
       rf.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Make the record" })]));
       sec.appendChild(rf);
