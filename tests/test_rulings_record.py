@@ -112,6 +112,17 @@ def test_auction_record_gives_the_call_that_answered(app):
     assert rec["notes"][-1] == "Next to call: South."
 
 
+def test_findings_no_question_took_are_kept_with_what_was_entered(app):
+    # 2007 31A2: whether East's call repeats the denomination is worked out from his replacement (natural,
+    # not artificial): no question takes those findings, so the record lists them with the calls
+    args = {"procedure": "auction", "edition": "2007", "dealer": "N", "calls": "E:1S", "accepted": "no",
+            "rho_call": "1H", "replacement": "1S", "artificial": "no", "comparable": "yes"}
+    rec = make(app, args)
+    assert rec["complete"]
+    assert rec["entered"] == "Dealer: N; Calls: E:1S; Also found: comparable yes, artificial no, replacement 1S"
+    assert [s["answer"] for s in rec["steps"]] == ["South does not accept it", "1H"]
+
+
 def test_record_pages_of_play_rulings(client):
     q = "procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&misinformed=no&board=3"
     html = client.get(f"/rulings/record?{q}").get_data(as_text=True)

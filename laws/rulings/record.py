@@ -96,11 +96,14 @@ def asked(data: dict) -> set[str]:
     return {n["ask"].get("finding", n["on"]) for _, n in all_nodes(data) if "ask" in n}
 
 
-def answered(rule, payload: dict, questions: set[str]) -> list[dict]:
+def answered(rule, payload: dict, questions: set[str]) -> tuple[list[dict], list[str]]:
     """The questions a mechanical ruling asked, in the order it asked them,
     with the findings that answered them: the ruling walked again from the
     entered facts alone, adding one answer at a time (`rule`: the period's
-    rule function; `questions`: asked(data))."""
+    rule function; `questions`: asked(data)).  Also the findings given that
+    no question took in that order (a fact the facts module works out from
+    them, or one this edition does not ask): the record lists them with
+    what was entered, so nothing the Director found is left out."""
     findings = payload.get("findings") or {}
     so_far = {k: v for k, v in findings.items() if k not in questions}
     steps = []
@@ -114,14 +117,18 @@ def answered(rule, payload: dict, questions: set[str]) -> list[dict]:
         label = next((a["label"] for a in q["answers"] or [] if a["value"] == value), value)
         steps.append({"question": q["text"], "answer": label, "cites": list(q["cites"])})
         so_far[q["id"]] = v
-    return steps
+    return steps, [k for k in findings if k not in so_far]
 
 
-def entered(period: str, args) -> str:
+def entered(period: str, args, also: list[str] = ()) -> str:
     """What the Director entered for a mechanical ruling (the calls or the
-    cards, and facts that are not answers), in words, from its address."""
-    return "; ".join(f"{label}: {args[k].strip()}" for k, label in WORDS["periods"][period]["entered"]
-                     if isinstance(args.get(k), str) and args[k].strip())
+    cards, and facts that are not answers), in words, from its address;
+    `also`: findings no question took (answered(…)[1])."""
+    out = "; ".join(f"{label}: {args[k].strip()}" for k, label in WORDS["periods"][period]["entered"]
+                    if isinstance(args.get(k), str) and args[k].strip())
+    rest = [f"{k.replace('_', ' ')} {args[k].strip()}" for k in also
+            if k not in dict(WORDS["periods"][period]["entered"]) and isinstance(args.get(k), str) and args[k].strip()]
+    return out + (f"; {WORDS['also']}: " + ", ".join(rest) if rest else "")
 
 
 def _notes(period: str, o: dict) -> list[str]:

@@ -204,11 +204,11 @@ def make_record(args) -> dict:
         payload = web.payload_from_args(args)
         ruling = web.rule(payload)
         data = rulings_data.load(procedure)[ruling["edition"]]
-        steps = record.answered(web.rule, payload, record.asked(data))
+        steps, also = record.answered(web.rule, payload, record.asked(data))
         adj = carried(args, ruling["edition"])
         texts = record.provision_texts(get_db(), ruling["edition"],
                                        record.cited({"answered": steps, "cites": ruling["cites"]}, adj))
-        return record.from_mechanical(procedure, ruling, steps, record.entered(procedure, args), ctx, texts, adj)
+        return record.from_mechanical(procedure, ruling, steps, record.entered(procedure, args, also), ctx, texts, adj)
     edition = _edition(args)
     if procedure not in guided.load()[edition]["kinds"]:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")

@@ -157,13 +157,17 @@
       steps.push({ question: q.text, answer: label, cites: q.cites.slice() });
       soFar[q.id] = v;
     }
-    return steps;
+    return { steps: steps, also: Object.keys(findings).filter(function (k) { return !(k in soFar); }) };
   }
 
-  function entered(words, period, args) {
-    return words.periods[period].entered.filter(function (f) {
+  function entered(words, period, args, also) {
+    var fields = words.periods[period].entered, named = fields.map(function (f) { return f[0]; });
+    var out = fields.filter(function (f) {
       return typeof args[f[0]] === "string" && args[f[0]].trim();
     }).map(function (f) { return f[1] + ": " + args[f[0]].trim(); }).join("; ");
+    var rest = also.filter(function (k) { return named.indexOf(k) < 0 && typeof args[k] === "string" && args[k].trim(); })
+      .map(function (k) { return k.replace(/_/g, " ") + " " + args[k].trim(); });
+    return out + (rest.length ? "; " + words.also + ": " + rest.join(", ") : "");
   }
 
   function notes(words, period, o) {
@@ -193,7 +197,7 @@
       }
     };
     var ruling = rule(payload), data = bundle.editions[ruling.edition];
-    var steps = answered(rule, payload, asked(data));
+    var replayed = answered(rule, payload, asked(data)), steps = replayed.steps;
     var o = ruling.outcome || {}, adj = o.score_adjustment, irr = ruling.irregularity;
     var title = words.periods[period].title + (irr ? ": " + irr.kind.replace(/-/g, " ") + " (Law " + irr.law + ")" : "");
     var said = ruling.say || (irr ? "" : "No irregularity."), complete = ruling.outcome !== null || !irr;
@@ -202,7 +206,7 @@
     if (!complete) said = (said ? said + " " : "") + "(Not complete: questions remain.)";
     var rec = { kind: period, procedure: period, title: title, edition: ruling.edition };
     assign(rec, ctx);
-    return assign(assign(rec, { entered: entered(words, period, args), steps: steps, ruling: said,
+    return assign(assign(rec, { entered: entered(words, period, args, replayed.also), steps: steps, ruling: said,
       notes: notes(words, period, ruling.outcome), score_adjustment: adj ? (adj.when || null) : null, checker: null,
       adjusted: null, keep: [], provisions: texts, complete: complete }), uncomputed(args));
   }
