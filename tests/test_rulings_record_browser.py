@@ -13,7 +13,7 @@ import pytest
 from laws.rulings import guided
 from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
 from test_browser_table import SCAN
-from test_rulings_guided_browser import _pdf_pages
+from test_rulings_guided_browser import _pdf_pages, _walk_ui_to_adjusted_score
 from test_rulings_record import UI_TO_ADJUSTED, all_args, make
 
 pytestmark = [pytest.mark.browser,
@@ -196,8 +196,11 @@ def test_auction_and_play_records_made_offline(browser, app):
 
 
 def test_adjusted_score_carried_from_the_score_checker(page, base_url):
-    state = urlencode({"procedure": "unauthorized-information", "edition": "2017", **UI_TO_ADJUSTED, "board": "7"})
-    page.goto(f"{base_url}/rulings/record?{state}")
+    # a UI ruling walked to an assigned adjusted score, and its record made
+    _walk_ui_to_adjusted_score(page, base_url)
+    page.fill("#r-board", "7")
+    with page.expect_navigation():
+        page.tap(".record-form button[type=submit]")
     with page.expect_navigation():
         page.tap("#calc a[data-checker='score']")
     page.fill("#f-level", "4")
@@ -221,6 +224,20 @@ def test_adjusted_score_carried_from_the_score_checker(page, base_url):
         page.tap("#calc a[data-checker='weighted-score']")
     assert page.input_value("#f-outcomes") == "420" and page.input_value("#f-weights") == "60"
     assert page.locator("#error").count() == 0 and page.locator("#record-back a").count() == 1
+    # weighted with a second result, against the other tables' results: carried in too
+    page.fill("#f-outcomes", "420 140")
+    page.fill("#f-weights", "60 40")
+    page.fill("#f-other_scores", "140 170 420 450 -50")
+    with page.expect_navigation():
+        page.tap(".checker-form button[type=submit]")
+    with page.expect_navigation():
+        page.tap("#carry button[type=submit]")
+    lines = page.locator("#adjusted li strong").all_inner_texts()
+    assert lines[0] == "4S by South, 10 tricks, made: NS +420 — weight 60 %"
+    assert lines[1].startswith("Scored against the 5 other results, the outcomes are worth") and "60 % of 420" in lines[1]
+    assert "Law 78A" in page.inner_text("dl.provisions") and "Board: 7" in _record_text(page)
+    page.emulate_media(media="print")
+    assert _pdf_pages(page.pdf(format="A4")) == 1
 
 
 def test_record_pages_fit_and_their_tap_targets_are_44px(browser, base_url):
