@@ -8,7 +8,11 @@
 - `/rulings/record?procedure=…&edition=…&<answers>&event=&board=&table=&facts=&adjustment=`:
   the ruling record, reopened from its own address (nothing is stored on the
   server); `/rulings/record.txt` the same as plain text. `procedure=auction`
-  makes the record of an auction ruling from that page's parameters.
+  or `procedure=play` makes the record of an auction or play ruling from that
+  page's parameters. Each `calc` parameter carries one result of a score
+  checker (`score;level=4;strain=S;tricks=10;declarer=S;weight=30`), run
+  again here; `/checkers/<id>?record=<the record's query>` opens a checker
+  for the record and carries its result back.
 - `/rulings/guided.json`: the procedures, the text of every provision they cite
   and the definitions of their terms, for static/rulings/guided.js offline.
 """
@@ -165,7 +169,7 @@ def step(procedure: str):
     return render_template("rulings/guided.html", state=request.query_string.decode(), **view)
 
 
-def carried(args, edition: str) -> dict | None:
+def carried(args) -> dict | None:
     """The adjusted score carried from the score checkers (`calc` parameters),
     each checker run again on its input: the record shows what the checker
     gives, never a number typed in."""
@@ -205,7 +209,7 @@ def make_record(args) -> dict:
         ruling = web.rule(payload)
         data = rulings_data.load(procedure)[ruling["edition"]]
         steps, also = record.answered(web.rule, payload, record.asked(data))
-        adj = carried(args, ruling["edition"])
+        adj = carried(args)
         texts = record.provision_texts(get_db(), ruling["edition"],
                                        record.cited({"answered": steps, "cites": ruling["cites"]}, adj))
         return record.from_mechanical(procedure, ruling, steps, record.entered(procedure, args, also), ctx, texts, adj)
@@ -214,7 +218,7 @@ def make_record(args) -> dict:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
     ruling = guided.rule({"edition": edition, "procedure": procedure,
                           "answers": _answers(args, edition, procedure)}, available())
-    adj = carried(args, edition)
+    adj = carried(args)
     texts = record.provision_texts(get_db(), edition, record.cited(ruling, adj))
     return record.from_guided(ruling, ctx, texts, adj)
 
