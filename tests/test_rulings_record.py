@@ -195,6 +195,8 @@ def test_a_checker_opened_from_a_record_carries_its_result_back(client):
     assert dict(parse_qsl(urlsplit(link).query)) == {"record": state}
     page = client.get(link).get_data(as_text=True)
     assert 'id="record-back"' in page and 'name="record"' in page and 'id="carry"' not in page  # nothing computed yet
+    example = re.search(r'href="([^"]+)">Try an example', page).group(1).replace("&amp;", "&")
+    assert dict(parse_qsl(urlsplit(example).query))["record"] == state  # the example is for the same record
     # computed: the result goes back to the record by a plain form
     r = client.post("/checkers/score", data={"record": state, "level": "4", "strain": "S", "tricks": "10",
                                              "vulnerable": "on"})

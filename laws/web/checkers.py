@@ -8,7 +8,7 @@ Both answer with the same result, explanation and cited provisions.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, jsonify, render_template, request, url_for
 from werkzeug.routing import BuildError
@@ -230,13 +230,16 @@ def page(checker_id: str):
     example_url = url_for("checkers.page", checker_id=c.id, **{
         k: _field_value(c.input_schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
         for k, v in c.example.items() if not (isinstance(v, bool) and not v)})
+    record_carry = _record_carry(c, form.get("record") or "", values if outcome else None)
+    if record_carry:  # the example fills the form in, for the same record
+        example_url += "&" + urlencode({"record": record_carry["state"]})
     context = {
         "checker": c, "fields": _fields(c, values, error_field), "error": error, "error_field": error_field,
         "outcome": outcome, "example_url": example_url,
         "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
         "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()],
         "rows": _rows(outcome["result"]) if outcome else [],
-        "record": _record_carry(c, form.get("record") or "", values if outcome else None),
+        "record": record_carry,
     }
     return render_template("checkers/checker.html", **context), status
 
@@ -244,7 +247,7 @@ def page(checker_id: str):
 def _record_carry(c: registry.Checker, state: str, values: dict | None) -> dict | None:
     """Opened from a ruling record (`record`: the record's query): the way
     back, and the result carried into the record as a `calc` parameter."""
-    from urllib.parse import parse_qsl, urlencode
+    from urllib.parse import parse_qsl
 
     from laws.rulings import record
     if not state:
