@@ -105,6 +105,9 @@ def _record_text(pg) -> str:
 def test_play_ruling_makes_its_record_by_taps(page, base_url, client):
     page.goto(f"{base_url}/rulings/play")
     _ready(page)
+    page.tap("#play-record")  # nothing ruled yet: no record, and it says so
+    assert page.inner_text(".record-note") == "Rule first: the record is made from the ruling."
+    assert page.url == f"{base_url}/rulings/play?edition=2017" or page.url.endswith("/rulings/play")
     _play_ruling_by_taps(page)
     with page.expect_navigation():
         page.tap("#play-record")

@@ -241,11 +241,22 @@
   /* "Make the ruling record" on the auction and play pages: the address holds the ruling */
   function wireMakeLinks() {
     Array.prototype.slice.call(document.querySelectorAll("a[data-record]")).forEach(function (a) {
-      a.addEventListener("click", function () {
+      a.addEventListener("click", function (e) {
+        var q = new URLSearchParams(location.search), needs = (a.dataset.needs || "").split(" ").filter(Boolean);
+        if (needs.length && !needs.some(function (k) { return q.get(k); })) {
+          /* nothing ruled yet: a record needs a ruling */
+          e.preventDefault();
+          var note = a.parentNode.querySelector(".record-note") || a.parentNode.appendChild(el("span", "record-note"));
+          note.setAttribute("role", "status");
+          note.textContent = "Rule first: the record is made from the ruling.";
+          return;
+        }
         a.href = "/rulings/record?procedure=" + a.dataset.record + "&" + location.search.replace(/^\?/, "");
       });
     });
   }
+
+  function el(tag, cls) { var e = document.createElement(tag); e.className = cls; return e; }
 
   root.LawbookRecord = { guided: guided, mechanical: mechanical, text: text, context: context, asked: asked,
     RecordError: RecordError };
