@@ -117,7 +117,15 @@ self.addEventListener("fetch", function (event) {
       (path === "/rulings/auction" || path === "/rulings/play" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0)) {
     /* A ruling's own address: the page's script walks the same rules offline,
        so the kept page without its query answers when there is no network. */
-    event.respondWith(fetch(request).catch(function () {
+    event.respondWith(fetch(request).then(function (resp) {
+      /* a record made online (its adjusted score computed by the checkers on
+         the server) is kept, so its link reopens it offline */
+      if (path === "/rulings/record" && resp.ok && !resp.redirected && resp.type === "basic") {
+        var copy = resp.clone();
+        caches.open(CACHE).then(function (c) { c.put(url.pathname + url.search, copy); });
+      }
+      return resp;
+    }).catch(function () {
       return fromCache(url.pathname + url.search).then(function (hit) {
         return hit || fromCache(url.pathname);  /* the page kept without its query */
       }).then(function (hit) { return hit || offlinePage(false); });

@@ -143,6 +143,13 @@ def every_page(client) -> list[str]:
               "/compare/40?from=2007&to=2017", "/compare/64?from=1993-rubber&to=2007", "/checkers", "/no-such-page"]
     pages += [f"/checkers/{c['id']}" for c in json.loads(client.get("/api/checkers").data)]
     pages += ["/2017/index"] if client.get("/2017/index").status_code == 200 else []
+    # ruling records (the offline list has only the record's shell): of a play ruling, and with a score
+    # carried from a checker; a checker opened for a record
+    ui = "procedure=unauthorized-information&edition=2017&ui_source=partner&ui_available=yes&ui_suggested=yes" \
+         "&ui_logical_alternative=yes&ui_damaged=yes&assigned_possible=assigned&self_inflicted=no"
+    pages += ["/rulings/record?procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&misinformed=no",
+              f"/rulings/record?{ui}&" + urlencode({"calc": "score;level=4;strain=S;tricks=10;declarer=S;weight=60"}),
+              "/checkers/weighted-score?" + urlencode({"record": ui, "outcomes": "620 420", "weights": "40 60"})]
     return pages
 
 

@@ -8,7 +8,7 @@ Both answer with the same result, explanation and cited provisions.
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, jsonify, render_template, request, url_for
 from werkzeug.routing import BuildError
@@ -211,8 +211,13 @@ def page(checker_id: str):
     except registry.UnknownChecker as exc:
         return render_template("error.html", status=404, message=str(exc)), 404
     form = request.form if request.method == "POST" else request.args
-    submitted = request.method == "POST" or bool(request.args)
-    values: dict = {}
+    # a ruling record's address (`record`) rides along without being input;
+    # opened from a record, the address only fills the form in (the results
+    # carried so far), and the director completes it before it is checked
+    from_record = request.method == "GET" and bool(request.args.get("record"))
+    submitted = request.method == "POST" or (not from_record and any(
+        k in c.input_schema.get("properties", {}) for k in request.args))
+    values: dict = form_to_input(c, form) if from_record else {}
     outcome = error = None
     error_field = None
     status = 200
@@ -225,14 +230,39 @@ def page(checker_id: str):
     example_url = url_for("checkers.page", checker_id=c.id, **{
         k: _field_value(c.input_schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
         for k, v in c.example.items() if not (isinstance(v, bool) and not v)})
+    record_carry = _record_carry(c, form.get("record") or "", values if outcome else None)
+    if record_carry:  # the example fills the form in, for the same record
+        example_url += "&" + urlencode({"record": record_carry["state"]})
     context = {
         "checker": c, "fields": _fields(c, values, error_field), "error": error, "error_field": error_field,
         "outcome": outcome, "example_url": example_url,
         "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
         "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()],
         "rows": _rows(outcome["result"]) if outcome else [],
+        "record": record_carry,
     }
     return render_template("checkers/checker.html", **context), status
+
+
+def _record_carry(c: registry.Checker, state: str, values: dict | None) -> dict | None:
+    """Opened from a ruling record (`record`: the record's query): the way
+    back, and the result carried into the record as a `calc` parameter."""
+    from urllib.parse import parse_qsl
+
+    from laws.rulings import record
+    if not state:
+        return None
+    pairs = parse_qsl(state[:8000], keep_blank_values=False)
+    if not any(k == "procedure" for k, _ in pairs):
+        return None
+    out = {"state": state[:8000], "back": "/rulings/record?" + urlencode(pairs), "hidden": pairs, "calc": None,
+           "extra": record.CARRIED.get(c.id, ())}
+    if values is not None and c.id in record.CARRIED:
+        props = c.input_schema.get("properties", {})
+        fields = {k: ("yes" if v else "") if isinstance(v, bool) else _field_value(props[k], v)
+                  for k, v in values.items()}
+        out["calc"] = record.carried_param(c.id, fields, {})
+    return out
 
 
 def _label(key: str) -> str:

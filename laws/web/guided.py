@@ -8,7 +8,11 @@
 - `/rulings/record?procedure=…&edition=…&<answers>&event=&board=&table=&facts=&adjustment=`:
   the ruling record, reopened from its own address (nothing is stored on the
   server); `/rulings/record.txt` the same as plain text. `procedure=auction`
-  makes the record of an auction ruling from that page's parameters.
+  or `procedure=play` makes the record of an auction or play ruling from that
+  page's parameters. Each `calc` parameter carries one result of a score
+  checker (`score;level=4;strain=S;tricks=10;declarer=S;weight=30`), run
+  again here; `/checkers/<id>?record=<the record's query>` opens a checker
+  for the record and carries its result back.
 - `/rulings/guided.json`: the procedures, the text of every provision they cite
   and the definitions of their terms, for static/rulings/guided.js offline.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, redirect, render_template, request
 
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
@@ -85,7 +89,8 @@ def bundle() -> dict:
         data = guided.load()
         return {"editions": {e: data[e] for e in available()},
                 "texts": {e: _texts(e, data[e]) for e in available()},
-                "definitions": {e: _definitions(e, data[e]) for e in available()}}
+                "definitions": {e: _definitions(e, data[e]) for e in available()},
+                "record": record.WORDS}  # the record's words, for static/rulings/record.js
     return cached("guided_bundle", compute)
 
 
@@ -164,24 +169,96 @@ def step(procedure: str):
     return render_template("rulings/guided.html", state=request.query_string.decode(), **view)
 
 
+def carried(args) -> dict | None:
+    """The adjusted score carried from the score checkers (`calc` parameters),
+    each checker run again on its input: the record shows what the checker
+    gives, never a number typed in."""
+    from laws.checkers import registry
+    from laws.errors import BadInput
+    from laws.web.checkers import form_to_input
+    items = []
+    for c in record.parse_carried(args.getlist("calc") if hasattr(args, "getlist") else args.get("calc", [])):
+        checker = registry.get(c["checker"])
+        inp = form_to_input(checker, c["fields"])
+        try:
+            out = registry.run(checker.id, inp)
+        except BadInput as exc:
+            raise RulingError(f"The {checker.title.lower()} carried into this record: {exc}", "calc") from None
+        items.append(record.adjusted_line(checker.id, inp, out, c["extra"]))
+    return record.adjusted(items)
+
+
+MECHANICAL = ("auction", "play")
+
+
+def _mechanical(procedure: str):
+    """The web module of a mechanical ruling: its payload_from_args and rule."""
+    if procedure == "auction":
+        from laws.web import rulings as module
+    else:
+        from laws.web import rulings_play as module
+    return module
+
+
 def make_record(args) -> dict:
     ctx = record.context(args)
     procedure = args.get("procedure") or ""
-    if procedure == "auction":
-        from laws.web import rulings as mechanical  # the auction ruling page's own parameters
-        payload = mechanical.payload_from_args(args)
-        ruling = mechanical.rule(payload)
-        facts = f"dealer {payload['dealer']}, calls: {args.get('calls', '')}" + "".join(
-            f", {k}: {v}" for k, v in payload.get("findings", {}).items())
-        texts = record.provision_texts(get_db(), ruling["edition"], ruling["cites"])
-        return record.from_mechanical(ruling, facts, ctx, texts, "Irregularity in the auction")
+    if procedure in MECHANICAL:
+        web = _mechanical(procedure)
+        payload = web.payload_from_args(args)
+        ruling = web.rule(payload)
+        data = rulings_data.load(procedure)[ruling["edition"]]
+        steps, also = record.answered(web.rule, payload, record.asked(data))
+        adj = carried(args)
+        texts = record.provision_texts(get_db(), ruling["edition"],
+                                       record.cited({"answered": steps, "cites": ruling["cites"]}, adj))
+        return record.from_mechanical(procedure, ruling, steps, record.entered(procedure, args, also), ctx, texts, adj)
     edition = _edition(args)
     if procedure not in guided.load()[edition]["kinds"]:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
     ruling = guided.rule({"edition": edition, "procedure": procedure,
                           "answers": _answers(args, edition, procedure)}, available())
-    texts = record.provision_texts(get_db(), edition, record.cited(ruling))
-    return record.from_guided(ruling, ctx, texts)
+    adj = carried(args)
+    texts = record.provision_texts(get_db(), edition, record.cited(ruling, adj))
+    return record.from_guided(ruling, ctx, texts, adj)
+
+
+def _canonical(args) -> str | None:
+    """A checker's result carried in by a plain form comes with its record's
+    fields apart (`calc_declarer`, `calc_weight`, `calc_side`): they belong
+    to the last `calc`.  The record's own address, or None if it is one."""
+    extra = {k[5:]: args.get(k) for k in ("calc_declarer", "calc_weight", "calc_side") if k in args}
+    if not extra:
+        return None
+    pairs = [(k, v) for k, v in args.items(multi=True) if not k.startswith("calc_")]
+    last = max((i for i, (k, _) in enumerate(pairs) if k == "calc"), default=None)
+    if last is not None:
+        add = ";".join(f"{k}={v.strip()}" for k, v in extra.items() if v and v.strip() and ";" not in v)
+        if add:
+            pairs[last] = ("calc", f"{pairs[last][1]};{add}")
+    return "/rulings/record?" + urlencode(pairs)
+
+
+def _calc_links(rec: dict, args) -> dict:
+    """The checkers that compute the adjusted score, opened for this record,
+    and each carried result's way out of it."""
+    state = urlencode(list(args.items(multi=True)))
+    scores = [i for i in (rec.get("adjusted") or {}).get("results", []) if i["checker"] == "score"]
+    links = [{"id": "score", "title": "Score a result (Law 77)",
+              "url": "/checkers/score?" + urlencode({"record": state})}]
+    if scores:
+        weights = [i["weight"] for i in scores]
+        prefill = {"outcomes": " ".join(str(i["ns_score"]) for i in scores)}
+        if all(w is not None for w in weights):
+            prefill["weights"] = " ".join(str(w) for w in weights)
+        links.append({"id": "weighted-score", "title": "Weight the results (Law 12C1(c))",
+                      "url": "/checkers/weighted-score?" + urlencode({"record": state, **prefill})})
+    links.append({"id": "artificial-score", "title": "Artificial score (Law 12C2)",
+                  "url": "/checkers/artificial-score?" + urlencode({"record": state})})
+    calcs = [i for i, (k, _) in enumerate(args.items(multi=True)) if k == "calc"]
+    pairs = list(args.items(multi=True))
+    remove = ["/rulings/record?" + urlencode([p for j, p in enumerate(pairs) if j != i]) for i in calcs]
+    return {"links": links, "remove": remove}
 
 
 @bp.get("/rulings/record")
@@ -189,12 +266,16 @@ def record_page():
     if not request.args.get("procedure"):
         # the shell kept for offline use: the page's script makes the record from its address
         return render_template("rulings/record.html", rec=None, text="", state="")
+    canonical = _canonical(request.args)
+    if canonical:
+        return redirect(canonical, 303)
     try:
         rec = make_record(request.args)
     except RulingError as exc:
         return render_template("error.html", status=400, message=str(exc)), 400
     return render_template("rulings/record.html", rec=rec, text=record.as_text(rec),
-                           state=request.query_string.decode(), context_fields=record.CONTEXT_FIELDS)
+                           state=request.query_string.decode(), context_fields=record.CONTEXT_FIELDS,
+                           calc=_calc_links(rec, request.args))
 
 
 @bp.get("/rulings/record.txt")

@@ -93,7 +93,10 @@ def bundle() -> dict:
         data = rulings_data.load("auction")
         editions = _store_editions()
         return {"editions": {e: data[e] for e in editions},
-                "texts": {e: provision_texts(e, rulings_data.cites(data[e])) for e in editions}}
+                "texts": {e: provision_texts(e, rulings_data.cites(data[e])) for e in editions},
+                # how the address's parameters become findings (static/rulings/record.js)
+                "findings": {"boolean": list(auction_rulings.BOOLEAN_FINDINGS),
+                             "call": list(auction_rulings.CALL_FINDINGS)}}
     return cached("rulings_bundle", compute)
 
 

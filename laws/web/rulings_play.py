@@ -67,8 +67,10 @@ def bundle() -> dict:
         for e in eds:
             ids: set = set()
             _collect(data[e], ids)
+            ids.add("58A")  # play.rule cites it itself for a simultaneous card, outside the trees
             texts[e] = provision_texts(e, ids)
-        return {"editions": {e: data[e] for e in eds}, "texts": texts}
+        # findings: the address's parameters that are findings (static/rulings/record.js)
+        return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names()}
     return cached("rulings_play_bundle", compute)
 
 

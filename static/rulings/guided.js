@@ -4,13 +4,14 @@
      tests require both to answer every path of every procedure alike.
    - Offline, the service worker answers a ruling's address with the page kept
      without its query; this script then draws the step (or the record) from
-     the address, so the flow and the record reopen with no network.
+     the address, so the flow and the record reopen with no network.  The
+     record itself (guided, auction or play) is made by record.js, the same
+     data as the server's.
    - The record's buttons: print, copy as text, save on this phone
      (localStorage, listed at /rulings/saved). */
 (function (root) {
   "use strict";
   var FIELDS = ["result", "ruling", "score_adjustment", "information", "penalty", "see", "record"];
-  var CONTEXT = [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"]];
   var STORE_KEY = "lawbook-records";
 
   function reachable(data, tree, seen, out) {
@@ -75,8 +76,9 @@
   }
 
   function params() {
-    var out = {};
-    new URLSearchParams(location.search).forEach(function (v, k) { out[k] = v; });
+    var out = {}, q = new URLSearchParams(location.search);
+    q.forEach(function (v, k) { out[k] = v; });
+    if (q.getAll("calc").length) out.calc = q.getAll("calc");  /* the results carried from the checkers */
     return out;
   }
 
@@ -148,14 +150,16 @@
       form.appendChild(answers);
       app.appendChild(form);
     }
-    var o = r.outcome;
+    var o = r.outcome, recordState = { edition: s.edition };
+    Object.keys(kept).forEach(function (k) { recordState[k] = kept[k]; });
+    recordState.procedure = procedure;
     if (o) {
       var sec = el("section", { "class": "ruling", "aria-labelledby": "ruling-h" }, [el("h2", { id: "ruling-h", text: "Ruling" })]);
       if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
       sec.appendChild(el("p", { "class": "decision result-" + o.result }, [el("strong", { text: o.ruling })]));
       if (o.score_adjustment) {
         var adj = el("p", { "class": "adjustment" }, [el("strong", { text: "Score adjustment:" }), " " + o.score_adjustment.when + " "]);
-        if (o.score_adjustment.checker) adj.appendChild(el("a", { href: "/checkers/" + o.score_adjustment.checker, text: "Open the " + o.score_adjustment.checker + " checker" }));
+        if (o.score_adjustment.checker) adj.appendChild(el("a", { href: "/checkers/" + o.score_adjustment.checker + "?" + query({ record: query(recordState) }), text: "Open the " + o.score_adjustment.checker + " checker" }));
         sec.appendChild(adj);
       }
       if (o.information) sec.appendChild(el("p", { "class": "information" }, [el("strong", { text: "Information:" }), " " + o.information.text]));
@@ -176,7 +180,10 @@
       Object.keys(kept).forEach(function (k) { rf.appendChild(el("input", { type: "hidden", name: k, value: kept[k] })); });
       [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"], ["facts", "Facts"], ["adjustment", "Score adjustment"]].forEach(function (f) {
         var input = f[0] === "facts" ? el("textarea", { id: "r-" + f[0], name: f[0], rows: "4" }) : el("input", { id: "r-" + f[0], name: f[0] });
-        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input]));
+        var help = f[0] === "adjustment" && o.score_adjustment ? el("p", { "class": "help", id: "r-adjustment-help",
+          text: "Or compute it from the record with the score checkers: each result is carried into the record with the provisions it applies." }) : null;
+        if (help) input.setAttribute("aria-describedby", "r-adjustment-help");
+        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input, help]));
       });
       rf.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Make the record" })]));
       sec.appendChild(rf);
@@ -186,56 +193,14 @@
     document.title = r.title + (o ? ": ruling" : "") + " — Lawbook";
   }
 
-  /* the record, as laws/rulings/record.py makes it (guided rulings) */
-  function cited(r) {
-    var out = [];
-    r.answered.forEach(function (a) { a.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); }); });
-    r.cites.forEach(function (c) { if (out.indexOf(c) < 0) out.push(c); });
-    return out;
-  }
-
-  function makeRecord(bundle, args) {
-    var s = state(bundle, args.procedure, args), r = s.ruling, o = r.outcome || {}, texts = bundle.texts[s.edition] || {};
-    var rec = { title: r.title, edition: s.edition, steps: r.answered.map(function (a) {
-      return { question: a.text, answer: a.label, cites: a.cites }; }),
-      ruling: o.ruling || "(not reached: questions remain)",
-      notes: [o.information, o.penalty].filter(Boolean).map(function (x) { return x.text; }),
-      score_adjustment: o.score_adjustment ? o.score_adjustment.when : null, keep: o.record || [],
-      provisions: cited(r).filter(function (c) { return texts[c]; }).map(function (c) {
-        return { id: c, heading: texts[c].heading, text: texts[c].text, url: texts[c].url }; }) };
-    ["event", "board", "table", "director", "facts", "adjustment"].forEach(function (k) {
-      if (args[k] && args[k].trim()) rec[k] = args[k].trim(); });
-    return rec;
-  }
-
-  function recordText(rec) {
-    var lines = ["RULING RECORD — " + rec.title + " (" + rec.edition + " Laws)"];
-    CONTEXT.forEach(function (f) { if (rec[f[0]]) lines.push(f[1] + ": " + rec[f[0]]); });
-    if (rec.facts) lines.push("", "Facts:", rec.facts);
-    if (rec.steps.length) {
-      lines.push("", "Questions and answers:");
-      rec.steps.forEach(function (s, i) { lines.push((i + 1) + ". " + s.question + " [" + s.cites.join(", ") + "]", "   — " + s.answer); });
-    }
-    lines.push("", "Ruling:", rec.ruling);
-    lines = lines.concat(rec.notes);
-    if (rec.score_adjustment || rec.adjustment) {
-      lines.push("", "Score adjustment:");
-      if (rec.score_adjustment) lines.push(rec.score_adjustment);
-      if (rec.adjustment) lines.push(rec.adjustment);
-    }
-    if (rec.keep.length) lines.push("", "To record: " + rec.keep.join("; ") + ".");
-    lines.push("", "Provisions applied (" + rec.edition + " Laws):");
-    rec.provisions.forEach(function (p) { lines.push("Law " + p.id + (p.heading ? " — " + p.heading : "") + ": " + p.text); });
-    return lines.join("\n") + "\n";
-  }
-
-  function drawRecord(app, rec) {
+  function drawRecord(app, rec, words, texts) {
     var actions = app.querySelector(".record-actions"), pre = document.getElementById("record-text");
     Array.prototype.slice.call(app.children).forEach(function (c) { if (c !== actions && c !== pre) app.removeChild(c); });
     var body = [el("p", { "class": "breadcrumb noprint" }, [el("a", { href: "/rulings", text: "Rulings" }), " › ",
       el("a", { href: "/rulings/saved", text: "Saved records" })]), el("h1", { text: "Ruling record" })];
     var head = el("dl", { "class": "record-head" }, [el("dt", { text: "Ruling" }), el("dd", { text: rec.title + " (" + rec.edition + " Laws)" })]);
-    CONTEXT.forEach(function (f) { if (rec[f[0]]) { head.appendChild(el("dt", { text: f[1] })); head.appendChild(el("dd", { text: rec[f[0]] })); } });
+    words.context.forEach(function (f) { if (f[0] !== "facts" && f[0] !== "adjustment" && rec[f[0]]) { head.appendChild(el("dt", { text: f[1] })); head.appendChild(el("dd", { text: rec[f[0]] })); } });
+    if (rec.entered) { head.appendChild(el("dt", { text: "Entered" })); head.appendChild(el("dd", { text: rec.entered })); }
     body.push(head);
     if (rec.facts) body.push(el("h2", { text: "Facts" }), el("p", { "class": "facts", text: rec.facts }));
     if (rec.steps.length) {
@@ -245,22 +210,44 @@
     }
     body.push(el("h2", { text: "Ruling" }), el("p", { "class": "decision" }, [el("strong", { text: rec.ruling })]));
     rec.notes.forEach(function (n) { body.push(el("p", { text: n })); });
-    if (rec.score_adjustment || rec.adjustment) {
+    if (rec.score_adjustment || rec.adjustment || rec.adjusted || rec.uncomputed) {
       body.push(el("h2", { text: "Score adjustment" }));
       if (rec.score_adjustment) body.push(el("p", { text: rec.score_adjustment }));
+      if (rec.uncomputed) body.push(el("p", { "class": "uncomputed", text: "This record carries " + rec.uncomputed.length +
+        " result(s) of the score checkers, which are computed with a connection: open this link online (or this record from Saved records if it was saved)." }));
       if (rec.adjustment) body.push(el("p", { "class": "adjustment-entered" }, [el("strong", { text: rec.adjustment })]));
     }
     if (rec.keep.length) body.push(el("p", { "class": "keep" }, [el("strong", { text: "To record:" }), " " + rec.keep.join("; ") + "."]));
     var dl = el("dl", { "class": "provisions" });
     rec.provisions.forEach(function (p) {
-      dl.appendChild(el("dt", {}, [el("a", { href: p.url, text: "Law " + p.id }), p.heading ? " — " + p.heading : ""]));
+      dl.appendChild(el("dt", {}, [el("a", { href: (texts[p.id] || {}).url || "#", text: "Law " + p.id }), p.heading ? " — " + p.heading : ""]));
       dl.appendChild(el("dd", { text: p.text }));
     });
     body.push(el("h2", { text: "Provisions applied (" + rec.edition + " Laws)" }), dl);
     body.forEach(function (b) { app.insertBefore(b, actions); });
-    pre.textContent = recordText(rec);
+    app.insertBefore(editContext(rec, words), pre);
+    pre.textContent = root.LawbookRecord.text(words, rec);
     document.title = "Ruling record: " + rec.title + (rec.board ? ", board " + rec.board : "") + " — Lawbook";
   }
+
+  /* the record's event, board, table… changed: a new address, as on the server's page */
+  function editContext(rec, words) {
+    var names = words.context.map(function (f) { return f[0]; });
+    var form = el("form", { method: "get", action: "/rulings/record" });
+    new URLSearchParams(location.search).forEach(function (v, k) {
+      if (names.indexOf(k) < 0) form.appendChild(el("input", { type: "hidden", name: k, value: v }));
+    });
+    words.context.forEach(function (f) {
+      var attrs = { id: "c-" + f[0], name: f[0], maxlength: String(f[2]) };
+      var input = f[0] === "facts" ? el("textarea", assign(attrs, { rows: "4" })) : el("input", assign(attrs, { value: rec[f[0]] || "" }));
+      if (f[0] === "facts") input.textContent = rec.facts || "";
+      form.appendChild(el("div", { "class": "field" }, [el("label", { "for": "c-" + f[0], text: f[1] }), input]));
+    });
+    form.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Update the record" })]));
+    return el("details", { "class": "noprint edit-context" }, [el("summary", { text: "Event, board, table, facts…" }), form]);
+  }
+
+  function assign(target, source) { Object.keys(source).forEach(function (k) { target[k] = source[k]; }); return target; }
 
   /* --- the record's buttons ------------------------------------------------------ */
   function saved() {
@@ -306,12 +293,11 @@
     clear.onclick = function () { localStorage.removeItem(STORE_KEY); drawSaved(); };
   }
 
+  function getJSON(url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (r) { if (!r.ok) throw new Error(url + ": " + r.status); return r.json(); });
+  }
+
   function start() {
-    /* the auction page: its address holds the ruling, so the record link takes it when tapped */
-    var auctionRecord = document.getElementById("auction-record");
-    if (auctionRecord) auctionRecord.addEventListener("click", function () {
-      auctionRecord.href = "/rulings/record?procedure=auction&" + location.search.replace(/^\?/, "");
-    });
     var app = document.getElementById("guided-app");
     if (!app) return;
     var page = app.dataset.page;
@@ -319,23 +305,25 @@
     var current = location.search.replace(/^\?/, "");
     var stale = current !== (app.dataset.state || "");  /* the page kept for another address: draw this one */
     if (!stale) { if (page === "record") wireRecord(); return; }
-    fetch("/rulings/guided.json", { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (bundle) {
-      if (page === "step") drawStep(app, bundle, app.dataset.procedure);
-      else if (page === "record") {
-        var args = params();
-        if (!bundle.editions[args.edition || ""] && !args.procedure) return;
-        if (args.procedure === "auction") {
-          var p = document.getElementById("record-empty");
-          if (p) p.textContent = "The record of an auction ruling needs a connection to be remade; records saved on this phone open offline from Saved records.";
-          return;
-        }
-        drawRecord(app, makeRecord(bundle, args));
-        wireRecord();
+    var args = params(), mechanical = page === "record" && (args.procedure === "auction" || args.procedure === "play");
+    if (page === "record" && !args.procedure) return;
+    Promise.all([getJSON("/rulings/guided.json"), mechanical ? getJSON("/rulings/" + args.procedure + ".json") : null]).then(function (got) {
+      var bundle = got[0];
+      if (page === "step") { drawStep(app, bundle, app.dataset.procedure); return; }
+      var rec, texts;
+      if (mechanical) {
+        rec = root.LawbookRecord.mechanical(bundle.record, args.procedure, got[1], args);
+        texts = got[1].texts[rec.edition] || {};
+      } else {
+        rec = root.LawbookRecord.guided(bundle, args);
+        texts = bundle.texts[rec.edition] || {};
       }
+      drawRecord(app, rec, bundle.record, texts);
+      wireRecord();
     }).catch(function (e) { status("This ruling cannot be drawn offline: " + e.message); });
   }
 
-  root.LawbookGuided = { rule: rule, asks: asks, makeRecord: makeRecord, recordText: recordText };
+  root.LawbookGuided = { rule: rule, asks: asks };
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
   }
