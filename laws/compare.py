@@ -105,10 +105,16 @@ _CITATION = re.compile(r"^\d{1,3}(?:[A-H](?:\d{1,2}(?:\([a-z]{1,4}\))*)?)?$")
 
 # ---------------------------------------------------------------- text
 
+@functools.lru_cache(maxsize=16384)
 def normalise(text: str) -> str:
     """What is compared: whitespace collapsed, quote marks and dashes unified,
-    footnote marks dropped.  Case is kept (it is the text's own)."""
-    return " ".join(t for t in (text or "").translate(_QUOTES).split() if not _FOOTNOTE_MARK.match(t))
+    footnote marks dropped.  Case is kept (it is the text's own).  Cached: a
+    provision's text is compared with the codes either side of it, several
+    times each."""
+    words = (text or "").translate(_QUOTES).split()
+    if not any(c in text for c in "*†‡"):  # no footnote mark to drop: the common case
+        return " ".join(words)
+    return " ".join(t for t in words if not _FOOTNOTE_MARK.match(t))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -135,6 +141,9 @@ def word_ops(old: str, new: str) -> list[list[str]]:
     insert.  Joining the equal and delete texts gives the old text, the equal
     and insert texts the new one (equal runs show the new text's spacing)."""
     a, b = _tokens(old), _tokens(new)
+    if a == b:  # the same words: what SequenceMatcher would say, without it
+        text = "".join(t[0] for t in b)
+        return [["equal", text]] if text else []
     ops: list[list[str]] = []
 
     def add(op: str, toks) -> None:
@@ -277,6 +286,16 @@ def align(a: list[Unit], b: list[Unit], overrides: list[dict] = ()) -> list[Grou
         ua = [u for u in a if _named(u, o["from_provisions"])]
         ub = [u for u in b if _named(u, o["to_provisions"])]
         new_group(ua, ub, _ratio(ua, ub) if ua and ub else 0.0, "override", o["reason"])
+
+    # the same words under the same id, matched at once: no other candidate
+    # can outrank such a pair (it scores 100 plus the same-id bonus, which no
+    # other partner of either unit can have), so the greedy pass below would
+    # take it anyway; between successive codes most of a law is this
+    exact: dict[tuple, Unit] = {(ub.pid, ub.para, ub.kind, ub.key): ub for ub in b if ub.key}
+    for ua in a:
+        ub = exact.get((ua.pid, ua.para, ua.kind, ua.key)) if ua.key else None
+        if ub is not None and (0, ua.index) not in group_of and (1, ub.index) not in group_of:
+            new_group([ua], [ub], 100.0, "auto")
 
     # one-to-one, best first
     candidates = []
