@@ -93,7 +93,7 @@ def build_figures(corpus: Path, data: Path) -> dict:
             align_bytes = None
     finally:
         conn.close()
-    return {"seconds": result.seconds, "steps": result.steps, "store_mb": _size(db) / 2**20,
+    return {"seconds": result.seconds, "steps": result.steps, "cpu": result.cpu, "store_mb": _size(db) / 2**20,
             "index_mb": _size(result.path / "index") / 2**20 if (result.path / "index").exists() else 0.0,
             "comparison_mb": align_bytes / 2**20 if align_bytes is not None else None,
             "law_comparisons": comparisons, "pairs": pairs, "full_codes": codes, "build_dir": result.path}
@@ -228,9 +228,9 @@ def report(figs: list[dict]) -> None:
     print()
     print("| full codes | " + " | ".join(str(f["n"]) for f in figs) + " |")
     print("|---|" + "---|" * len(figs))
-    row("build, s", lambda f: f"{f['seconds']:.1f}")
+    row("build, s wall (CPU)", lambda f: f"{f['seconds']:.1f} ({sum(f['cpu'].values()):.1f})")
     for step in figs[0]["steps"]:
-        row(f"  of which {step}, s", lambda f, s=step: f"{f['steps'][s]:.1f}")
+        row(f"  of which {step}, s wall (CPU)", lambda f, s=step: f"{f['steps'][s]:.1f} ({f['cpu'][s]:.1f})")
     row("comparisons stored (pairs / laws)", lambda f: f"{f['pairs']} / {f['law_comparisons']}")
     row("store, MB", lambda f: f"{f['store_mb']:.1f}")
     row("  of which comparisons, MB", lambda f: f"{f['comparison_mb']:.1f}" if f["comparison_mb"] is not None else "?")
@@ -275,6 +275,8 @@ def main(argv=None) -> int:
         if args.keep is None:
             shutil.rmtree(tmp, ignore_errors=True)
     report(figs)
+    print(f"\nload average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores (wall times stretch with it; CPU times much less)")
     return 0
 
 
