@@ -97,7 +97,7 @@ function editionOf(url, manifest) {
    names (a comparison, a checker) are asked for again with their ETag: a 304
    keeps them. */
 var syncing = null;
-function sync(force) {
+function sync(force, opened) {
   if (syncing) return syncing;
   syncing = Promise.all([readMeta(SYNCED, null), readMeta(KEPT, [])]).then(function (got) {
     var synced = got[0], kept = got[1];
@@ -116,6 +116,9 @@ function sync(force) {
         return cache.keys();
       }).then(function (requests) {
         var held = requests.map(function (r) { var u = new URL(r.url); return u.pathname + u.search; });
+        /* the page that asked, opened before this worker took charge of the
+           tab (a first visit): kept as every page opened is */
+        if (opened && !(opened in wanted) && held.indexOf(opened) < 0) wanted[opened] = "";
         if (synced === VERSION && !force) {
           /* this version's hashes are already matched: only what is missing */
           return pool(Object.keys(wanted).filter(function (u) { return held.indexOf(u) < 0; }),
@@ -187,9 +190,19 @@ function tell(message) {
   });
 }
 
+/* The address of the page a message came from, when it is one to keep (not
+   a search, not an address with a query). */
+function openedPage(source) {
+  try {
+    var u = new URL(source.url);
+    if (u.origin !== self.location.origin || u.search || u.pathname === "/search" || u.pathname === "/go") return null;
+    return u.pathname;
+  } catch (e) { return null; }
+}
+
 self.addEventListener("message", function (event) {
   var d = event.data || {};
-  if (d.type === "precache") event.waitUntil(sync(false));
+  if (d.type === "precache") event.waitUntil(sync(false, openedPage(event.source)));
   if (d.type === "keep" && d.edition) event.waitUntil(keepEdition(String(d.edition), !!d.keep));
 });
 

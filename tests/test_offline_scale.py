@@ -166,3 +166,51 @@ def test_history_names_the_family_neighbours_only(client):
     # the rubber code is another family: named apart, as the nearest code of it
     rubber = client.get("/1993-rubber/law/64").get_data(as_text=True)
     assert "in the duplicate code" in rubber
+
+
+# --- in the browser: keep an edition, read it with no connection --------------------------------
+
+from test_browser import ARGS, CHROMIUM, PHONE, browser, serve, wait_until  # noqa: E402,F401 (shared browser helpers)
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
+def test_keep_an_edition_offline(browser, app):
+    """A first visit keeps the code in force only; "Keep the 2007 Laws
+    offline" keeps every 2007 law; with the server gone and no network the
+    kept laws read, and an edition neither kept nor opened says it is offline."""
+    with serve(app) as (url, server):
+        ctx = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True)
+        pg = ctx.new_page()
+        pg.goto(f"{url}/2017/law/1")
+        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
+        held = pg.evaluate("""() => caches.open('lawbook-pages').then(c => c.keys())
+            .then(ks => ks.map(r => new URL(r.url).pathname))""")
+        assert "/2017/law/93" in held and "/guide" in held
+        assert not [u for u in held if u.startswith(("/2007/", "/1993-rubber/"))], held[:10]
+
+        pg.goto(f"{url}/2007/")
+        button = pg.locator("#keep-offline button")
+        assert button.inner_text() == "Keep the 2007 Laws offline"
+        box = button.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+        assert pg.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        button.tap()
+        wait_until(pg, "() => document.getElementById('keep-offline').dataset.kept === 'yes'", timeout=120)
+        assert "Kept on this device: 95 of 95 pages" in pg.inner_text("#keep-offline")
+        pg.reload()
+        wait_until(pg, "() => document.getElementById('keep-offline').dataset.kept === 'yes'")
+        assert pg.locator("#keep-offline button").inner_text() == "Remove from this device"
+
+        server.shutdown()
+        server.server_close()
+        ctx.set_offline(True)
+        pg.goto(f"{url}/2007/law/93")
+        assert "Law 93" in pg.inner_text("h1")
+        pg.goto(f"{url}/2007/definitions")
+        assert pg.locator("dt").count() > 10
+        pg.goto(f"{url}/2017/law/40")
+        assert "Law 40" in pg.inner_text("h1")
+        pg.goto(f"{url}/1993-rubber/law/64")  # neither kept nor opened
+        assert "offline" in pg.inner_text("h1").lower()
+        ctx.close()
