@@ -205,8 +205,13 @@ def page(view):
     """Mark a view whose HTML depends only on the store and its path."""
     @functools.wraps(view)
     def cached_view(**kwargs):
-        found = entry(request.path, lambda: view(**kwargs))
-        return respond(found) if found is not None else view(**kwargs)
+        answered = []
+
+        def render():
+            answered.append(view(**kwargs))
+            return answered[0]
+        found = entry(request.path, render)
+        return respond(found) if found is not None else answered[0]
     cached_view.render = view
     return cached_view
 
