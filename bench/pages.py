@@ -8,10 +8,11 @@ with the production settings (laws.web.gunicorn_config) serves the store, and
 wrk drives, one after the other from the same run, (a) one law page,
 (b) every law page of the code in force in turn, (c) a static file (the
 stylesheet, precompressed, from memory), each with `Accept-Encoding: br,
-gzip` as a browser sends.  The ratio page/static is the figure to hold at
-0.5 or more.  `render_ms` is the same page rendered with the page cache off
-(what a first request after a rebuild costs), `page_kb` its uncompressed
-weight.  Needs wrk (Debian: `apt-get install -y wrk`).
+gzip` as a browser sends, after a warm-up of the same load.  The ratio
+page/static is the figure to hold at 0.5 or more.  `render_ms` is the same
+page rendered with the page cache off (what a first request after a rebuild
+costs), `page_kb` its uncompressed weight.  Needs wrk (Debian: `apt-get
+install -y wrk`).
 
 Part 2, rendering in-process:
 
@@ -153,9 +154,10 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
         for name, urls in runs.items():
             script = Path(tmp) / f"{name}.lua"
             script.write_text(_lua(urls))
-            for u in urls:  # each worker has seen each page once: steady state, not first requests
-                for _ in range(workers):
-                    serve.urllib.request.urlopen(base + u, timeout=30).read()
+            # warm-up, the same load for a few seconds: every worker has rendered
+            # every page of the run once (the per-build cache's steady state,
+            # which a site reaches in its first minutes after a rebuild)
+            serve.run_wrk(base, script, urls[0], max(3, seconds // 2), connections)
             got[name] = serve.parse_wrk(serve.run_wrk(base, script, urls[0], seconds, connections))
     out.update(page_rps=round(got["page"]["rps"]), pages_rps=round(got["pages"]["rps"]),
                static_rps=round(got["static"]["rps"]),
