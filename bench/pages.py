@@ -3,7 +3,7 @@ server sends a second against a static file.
 
     python bench/pages.py [--data DIR] [--rounds N] [--seconds S] [--no-load]
 
-Part 1, throughput (`measure_pages`, also called by bench/scale.py): gunicorn
+Part 1, throughput (`measure_pages`, for bench/scale.py to call too): gunicorn
 with the production settings (laws.web.gunicorn_config) serves the store, and
 wrk drives, one after the other from the same run, (a) one law page,
 (b) every law page of the code in force in turn, (c) a static file (the
@@ -129,7 +129,9 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
     code in force in turn), "static_rps", "ratio" (page_rps / static_rps),
     "pages_ratio", "render_ms" (median of that page rendered with the page
     cache off, in-process), "page_kb" (its uncompressed size), "errors"
-    (socket errors and non-2xx/3xx replies over the three runs)}."""
+    (socket errors and non-2xx/3xx replies over the three runs), "rss_mb"
+    (the largest worker's resident memory after the runs, its page cache
+    filled), "page_p99_ms", "static_p99_ms"}."""
     import serve
 
     serve.need_wrk()
@@ -148,7 +150,7 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
     with app.test_request_context():
         css = app.extensions["lawbook_assets"].url("site.css")
     out = {"page": page, "render_ms": round(statistics.median(times), 2), "page_kb": round(len(body) / 1024, 1)}
-    with tempfile.TemporaryDirectory() as tmp, serve.gunicorn(data_dir, workers, threads) as (base, _):
+    with tempfile.TemporaryDirectory() as tmp, serve.gunicorn(data_dir, workers, threads) as (base, proc):
         runs = {"page": [page], "pages": laws, "static": [css]}
         got = {}
         for name, urls in runs.items():
@@ -159,12 +161,13 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
             # which a site reaches in its first minutes after a rebuild)
             serve.run_wrk(base, script, urls[0], max(3, seconds // 2), connections)
             got[name] = serve.parse_wrk(serve.run_wrk(base, script, urls[0], seconds, connections))
+        rss = [serve.rss_mb(pid) for pid in serve.workers_of(proc)]
     out.update(page_rps=round(got["page"]["rps"]), pages_rps=round(got["pages"]["rps"]),
                static_rps=round(got["static"]["rps"]),
                ratio=round(got["page"]["rps"] / got["static"]["rps"], 2),
                pages_ratio=round(got["pages"]["rps"] / got["static"]["rps"], 2),
                page_p99_ms=got["page"]["p99"], static_p99_ms=got["static"]["p99"],
-               errors=sum(g["errors"] for g in got.values()))
+               errors=sum(g["errors"] for g in got.values()), rss_mb=round(max(rss), 1) if rss else None)
     return out
 
 
@@ -176,6 +179,7 @@ def show_throughput(m: dict, seconds: int, connections: int) -> None:
     print(f"  static file (the stylesheet): {m['static_rps']} req/s (p99 {m['static_p99_ms']} ms)")
     print(f"  ratio page/static {m['ratio']:.2f}, pages/static {m['pages_ratio']:.2f}; "
           f"a page rendered uncached {m['render_ms']} ms, {m['page_kb']} KB uncompressed; errors {m['errors']}")
+    print(f"  largest worker's memory after the runs (page cache filled): {m['rss_mb']} MB")
 
 
 def main(argv=None) -> int:
