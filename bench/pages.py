@@ -120,18 +120,21 @@ def _lua(urls: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: int = 2, threads: int = 4,
-                  page: str | None = None) -> dict:
+def measure_pages(data_dir, seconds: int = 5, connections: int = 16, workers: int = 2, threads: int = 4,
+                  page: str | None = None, rounds: int = 3) -> dict:
     """Law-page throughput against a static file through the same gunicorn.
 
-    `data_dir` holds a built store (its `current` build is served).  Returns
-    {"page": the law page measured, "page_rps", "pages_rps" (every law of the
-    code in force in turn), "static_rps", "ratio" (page_rps / static_rps),
-    "pages_ratio", "render_ms" (median of that page rendered with the page
-    cache off, in-process), "page_kb" (its uncompressed size), "errors"
-    (socket errors and non-2xx/3xx replies over the three runs), "rss_mb"
-    (the largest worker's resident memory after the runs, its page cache
-    filled), "page_p99_ms", "static_p99_ms"}."""
+    `data_dir` holds a built store (its `current` build is served).  The
+    three runs (one page, every law of the code in force in turn, the static
+    file) last `seconds` each and are taken in turn `rounds` times; rates are
+    the means.  Returns {"page": the law page measured, "page_rps",
+    "pages_rps", "static_rps", "ratio" (page_rps / static_rps),
+    "pages_ratio" (pages_rps / static_rps), "render_ms" (median of that page
+    rendered with the page cache off, in-process), "page_kb" (its
+    uncompressed size), "errors" (socket errors and non-2xx/3xx replies over
+    every run), "rss_mb" (the largest worker's resident memory after the
+    runs, its page cache filled), "page_p99_ms", "static_p99_ms" (the worst
+    round's)}."""
     import serve
 
     serve.need_wrk()
@@ -152,15 +155,22 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
     out = {"page": page, "render_ms": round(statistics.median(times), 2), "page_kb": round(len(body) / 1024, 1)}
     with tempfile.TemporaryDirectory() as tmp, serve.gunicorn(data_dir, workers, threads) as (base, proc):
         runs = {"page": [page], "pages": laws, "static": [css]}
-        got = {}
+        scripts = {}
         for name, urls in runs.items():
-            script = Path(tmp) / f"{name}.lua"
-            script.write_text(_lua(urls))
+            scripts[name] = Path(tmp) / f"{name}.lua"
+            scripts[name].write_text(_lua(urls))
             # warm-up, the same load for a few seconds: every worker has rendered
             # every page of the run once (the per-build cache's steady state,
             # which a site reaches in its first minutes after a rebuild)
-            serve.run_wrk(base, script, urls[0], max(3, seconds // 2), connections)
-            got[name] = serve.parse_wrk(serve.run_wrk(base, script, urls[0], seconds, connections))
+            serve.run_wrk(base, scripts[name], urls[0], max(3, seconds // 2), connections)
+        # the three runs in turn, `rounds` times: a machine whose load drifts
+        # (other work on it) weighs on all three alike
+        each: dict[str, list[dict]] = {name: [] for name in runs}
+        for _ in range(rounds):
+            for name, urls in runs.items():
+                each[name].append(serve.parse_wrk(serve.run_wrk(base, scripts[name], urls[0], seconds, connections)))
+        got = {name: {"rps": sum(r["rps"] for r in rs) / len(rs), "p99": max(r["p99"] or 0 for r in rs),
+                      "errors": sum(r["errors"] for r in rs)} for name, rs in each.items()}
         rss = [serve.rss_mb(pid) for pid in serve.workers_of(proc)]
     out.update(page_rps=round(got["page"]["rps"]), pages_rps=round(got["pages"]["rps"]),
                static_rps=round(got["static"]["rps"]),
@@ -173,7 +183,7 @@ def measure_pages(data_dir, seconds: int = 10, connections: int = 16, workers: i
 
 def show_throughput(m: dict, seconds: int, connections: int) -> None:
     print(f"throughput through gunicorn (production settings, 2 workers x 4 threads), wrk {connections} "
-          f"connections, {seconds} s a run, br/gzip accepted:")
+          f"connections, {seconds} s a run, each run 3 times in turn, br/gzip accepted:")
     print(f"  law page {m['page']}: {m['page_rps']} req/s (p99 {m['page_p99_ms']} ms)")
     print(f"  every law page of the code in force in turn: {m['pages_rps']} req/s")
     print(f"  static file (the stylesheet): {m['static_rps']} req/s (p99 {m['static_p99_ms']} ms)")
@@ -186,7 +196,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", default=os.environ.get("LAWS_DATA_DIR", str(ROOT / "data")))
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seconds", type=int, default=10, help="length of each wrk run")
+    ap.add_argument("--seconds", type=int, default=5, help="length of each wrk run (each is taken three times)")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--no-load", action="store_true", help="skip the gunicorn throughput runs")
     args = ap.parse_args(argv)
