@@ -128,9 +128,48 @@
   window.addEventListener("offline", function () { say("You are offline: saved pages and the jump box still work.", true); });
   window.addEventListener("online", function () { say("Back online."); });
 
+  /* "Keep offline" on an edition's contents page: the service worker keeps
+     every page of the edition (and drops them when asked); the choice is
+     read back from the worker's own record, so the button says what is true. */
+  var keepBox = document.getElementById("keep-offline");
+  var keepButton = keepBox && keepBox.querySelector("button");
+  var keepState = keepBox && keepBox.querySelector(".keep-state");
+  var keepTitle = keepButton ? keepButton.textContent : "";
+  function showKept(kept, text) {
+    keepBox.dataset.kept = kept ? "yes" : "no";
+    keepButton.textContent = kept ? "Remove from this device" : keepTitle;
+    keepButton.setAttribute("aria-pressed", kept ? "true" : "false");
+    keepButton.disabled = false;
+    if (text) keepState.textContent = text;
+  }
+  if (keepBox && "serviceWorker" in navigator && window.caches) {
+    keepBox.hidden = false;
+    if (keepButton) {
+      caches.open("lawbook-meta").then(function (c) { return c.match("/offline/kept"); })
+        .then(function (r) { return r ? r.json() : []; })
+        .then(function (kept) {
+          if (kept.indexOf(keepBox.dataset.edition) >= 0) showKept(true, "Kept on this device: every law of this edition reads with no connection.");
+        }).catch(function () {});
+      keepButton.addEventListener("click", function () {
+        var on = keepBox.dataset.kept !== "yes";
+        keepButton.disabled = true;
+        keepState.textContent = on ? "Saving this edition on this device…" : "Removing…";
+        navigator.serviceWorker.ready.then(function (reg) {
+          reg.active.postMessage({ type: "keep", edition: keepBox.dataset.edition, keep: on });
+        });
+      });
+    }
+  }
+
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("message", function (e) {
       var d = e.data || {};
+      if (d.type === "kept" && keepButton && d.edition === keepBox.dataset.edition) {
+        if (d.failed) { showKept(false, "Could not save it: try again with a connection."); return; }
+        showKept(d.kept, d.kept ? "Kept on this device: " + d.pages + " of " + d.total + " pages, readable with no connection."
+          : "Removed from this device. Pages you open are still kept.");
+        return;
+      }
       if (d.type === "precached") {
         document.documentElement.dataset.offline = "ready";
         if (d.fetched) say("Saved " + d.total + " pages for offline use.");

@@ -1,12 +1,29 @@
 /* Lawbook's service worker (served from /sw.js, scope /).
-   Version {{ version }}: assets hash + the store's build; a rebuild or a new
-   asset makes a new worker, which keeps a fresh copy of every page. */
+   Version {{ version }}: the assets, the templates and the store's build; a
+   rebuild or a new asset makes a new worker.
+
+   What a device keeps (so it does not grow with the editions in the corpus):
+   - CORE and the assets, in a cache of this version;
+   - pages, in one cache kept across versions, each with the content hash the
+     server gave it (its ETag): the pages every device keeps (/offline/pages.json:
+     the code in force, the guide, the rulings), every page the reader opens,
+     and every page of an edition the reader chose to keep ("Keep offline" on
+     its contents page; /offline/editions/<id>.json lists them).
+   After a rebuild the new worker compares the hashes: a page whose hash is
+   the same is kept as it is, a changed one is fetched again, a page that no
+   longer exists is dropped.  A rebuild that changed one law costs one page. */
 "use strict";
 var VERSION = {{ version|tojson }};
 var CACHE = "lawbook-" + VERSION;
+var PAGES = "lawbook-pages";
+var META = "lawbook-meta";
+var KEPT = "/offline/kept";      /* in META: the editions the reader keeps, ["2007"] */
+var SYNCED = "/offline/synced";  /* in META: the version whose hashes the pages match */
+var HASH = "X-Lawbook-Hash";
 var ASSETS = {{ assets|tojson }};
 var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/offline/search.json",
             "/rulings/auction.json"];
+var EDITION_PAGE = /^\/([^\/]+)\/(?:$|definitions$|law\/\d+$)/;
 
 importScripts(ASSETS.filter(function (a) { return /\/cite\.[0-9a-f]+\.js$/.test(a); })[0]);
 
@@ -17,49 +34,181 @@ self.addEventListener("install", function (event) {
 
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
-    return Promise.all(keys.filter(function (k) { return k.indexOf("lawbook-") === 0 && k !== CACHE; })
-      .map(function (k) { return caches.delete(k); }));
+    return Promise.all(keys.filter(function (k) {
+      return k.indexOf("lawbook-") === 0 && k !== CACHE && k !== PAGES && k !== META;
+    }).map(function (k) { return caches.delete(k); }));
   }).then(function () { return self.clients.claim(); }));
 });
 
-/* Keep every page (listed by the server from the store), a few at a time,
-   in the background after the first visit. */
-var precaching = null;
-function precacheAll() {
-  if (precaching) return precaching;
-  precaching = Promise.all([caches.open(CACHE), fetch("/offline/pages.json").then(function (r) { return r.json(); })])
-    .then(function (both) {
-      var cache = both[0], pages = both[1].pages, queue = pages.slice(), fetched = 0;
-      function worker() {
-        var url = queue.shift();
-        if (!url) return Promise.resolve();
-        return cache.match(url, { ignoreVary: true }).then(function (hit) {
-          if (hit) return null;
-          return fetch(url, { credentials: "same-origin" }).then(function (resp) {
-            if (resp.ok && !resp.redirected) { fetched++; return cache.put(url, resp); }
-          }).catch(function () { /* retried on the next visit */ });
-        }).then(worker);
+/* --- small helpers ------------------------------------------------------------ */
+function getJSON(url) {
+  return fetch(url, { credentials: "same-origin" }).then(function (r) {
+    if (!r.ok) throw new Error(url + ": " + r.status);
+    return r.json();
+  });
+}
+function readMeta(key, fallback) {
+  return caches.open(META).then(function (c) { return c.match(key); })
+    .then(function (r) { return r ? r.json() : fallback; }).catch(function () { return fallback; });
+}
+function writeMeta(key, value) {
+  return caches.open(META).then(function (c) {
+    return c.put(key, new Response(JSON.stringify(value), { headers: { "Content-Type": "application/json" } }));
+  });
+}
+function bare(tag) { return (tag || "").replace(/^W\//, "").replace(/"/g, ""); }
+
+/* A page as the server sent it, with its hash in a header of its own (the
+   ETag of a page, or the manifest's hash for a file without one). */
+function keep(cache, url, resp, hash) {
+  if (!resp.ok || resp.redirected || resp.type !== "basic") return Promise.resolve(false);
+  return resp.blob().then(function (body) {
+    var headers = new Headers(resp.headers);
+    headers.set(HASH, hash || bare(resp.headers.get("ETag")));
+    return cache.put(url, new Response(body, { status: resp.status, statusText: resp.statusText, headers: headers }));
+  }).then(function () { return true; });
+}
+function fetchAndKeep(cache, url, hash) {
+  return fetch(url, { credentials: "same-origin" })
+    .then(function (resp) { return keep(cache, url, resp, hash); })
+    .catch(function () { return false; /* tried again at the next sync */ });
+}
+
+/* A few at a time, in the background. */
+function pool(items, work) {
+  var queue = items.slice(), done = 0;
+  function next() {
+    var item = queue.shift();
+    if (item === undefined) return Promise.resolve();
+    return work(item).then(function (ok) { if (ok) done++; }).then(next);
+  }
+  return Promise.all([next(), next(), next(), next()]).then(function () { return done; });
+}
+
+/* --- what this device should hold, and bringing it up to date --------------------- */
+function editionOf(url, manifest) {
+  var m = EDITION_PAGE.exec(url);
+  if (!m) return null;
+  return manifest.editions.filter(function (e) { return e.id === m[1]; })[0] || null;
+}
+
+/* Compare every page held with the hashes the server lists now: fetch what
+   changed and what is missing, drop what is gone.  Pages opened that no list
+   names (a comparison, a checker) are asked for again with their ETag: a 304
+   keeps them. */
+var syncing = null;
+function sync(force, opened) {
+  if (syncing) return syncing;
+  syncing = Promise.all([readMeta(SYNCED, null), readMeta(KEPT, [])]).then(function (got) {
+    var synced = got[0], kept = got[1];
+    return Promise.all([caches.open(PAGES), getJSON("/offline/pages.json")]).then(function (both) {
+      var cache = both[0], manifest = both[1];
+      var wanted = {}, listed = {}, manifests = {};
+      Object.keys(manifest.pages).forEach(function (u) { wanted[u] = manifest.pages[u]; });
+      manifest.editions.forEach(function (e) { if (e.in_force) manifests[e.id] = Promise.resolve({ pages: {} }); });
+      function editionList(e) {
+        if (!manifests[e.id]) manifests[e.id] = getJSON(e.manifest).catch(function () { return null; });
+        return manifests[e.id];
       }
-      return Promise.all([worker(), worker(), worker(), worker()]).then(function () {
-        return { total: pages.length, fetched: fetched };
+      var keptEds = manifest.editions.filter(function (e) { return kept.indexOf(e.id) >= 0 && !e.in_force; });
+      return Promise.all(keptEds.map(editionList)).then(function (lists) {
+        lists.forEach(function (l) { if (l) Object.keys(l.pages).forEach(function (u) { wanted[u] = l.pages[u]; }); });
+        return cache.keys();
+      }).then(function (requests) {
+        var held = requests.map(function (r) { var u = new URL(r.url); return u.pathname + u.search; });
+        /* the page that asked, opened before this worker took charge of the
+           tab (a first visit): kept as every page opened is */
+        if (opened && !(opened in wanted) && held.indexOf(opened) < 0) wanted[opened] = "";
+        if (synced === VERSION && !force) {
+          /* this version's hashes are already matched: only what is missing */
+          return pool(Object.keys(wanted).filter(function (u) { return held.indexOf(u) < 0; }),
+            function (u) { return fetchAndKeep(cache, u, wanted[u]); });
+        }
+        return Promise.all(held.map(function (u) {
+          return cache.match(u).then(function (hit) {
+            var hash = hit ? hit.headers.get(HASH) : "";
+            if (u in wanted) { listed[u] = true; return hash === wanted[u] ? null : u; }
+            var ed = editionOf(u.split("?")[0], manifest);
+            if (u.indexOf("?") < 0 && ed) {
+              return editionList(ed).then(function (l) {
+                if (l && u in l.pages) { listed[u] = true; wanted[u] = l.pages[u]; return hash === l.pages[u] ? null : u; }
+                if (l) return cache.delete(u).then(function () { return null; });  /* no longer a page */
+                return null;
+              });
+            }
+            /* opened, and on no list: revalidate with its ETag */
+            return fetch(u, { credentials: "same-origin", headers: hash ? { "If-None-Match": 'W/"' + hash + '"' } : {} })
+              .then(function (resp) {
+                if (resp.status === 304) return null;
+                if (resp.status === 404 || resp.status === 410) return cache.delete(u).then(function () { return null; });
+                return keep(cache, u, resp).then(function () { return null; });
+              }).catch(function () { return null; });
+          });
+        })).then(function (stale) {
+          var todo = stale.filter(Boolean);
+          Object.keys(wanted).forEach(function (u) { if (held.indexOf(u) < 0) todo.push(u); });
+          return pool(todo, function (u) { return fetchAndKeep(cache, u, wanted[u]); });
+        }).then(function (fetched) {
+          return writeMeta(SYNCED, VERSION).then(function () { return fetched; });
+        });
+      }).then(function (fetched) {
+        return { total: Object.keys(wanted).length, fetched: fetched };
       });
-    })
-    .then(function (done) {
-      return self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (clients) {
-        clients.forEach(function (c) { c.postMessage({ type: "precached", total: done.total, fetched: done.fetched }); });
-      });
-    })
+    });
+  }).then(function (done) { tell({ type: "precached", total: done.total, fetched: done.fetched }); })
     .catch(function () {})
-    .then(function () { precaching = null; });
-  return precaching;
+    .then(function () { syncing = null; });
+  return syncing;
+}
+
+/* "Keep offline" on an edition's contents page, and its undoing. */
+function keepEdition(id, on) {
+  return Promise.all([readMeta(KEPT, []), caches.open(PAGES), getJSON("/offline/pages.json")]).then(function (got) {
+    var kept = got[0].filter(function (x) { return x !== id; }), cache = got[1], manifest = got[2];
+    var ed = manifest.editions.filter(function (e) { return e.id === id; })[0];
+    if (!ed) throw new Error("no edition " + id);
+    if (on) kept.push(id);
+    return writeMeta(KEPT, kept).then(function () { return getJSON(ed.manifest); }).then(function (list) {
+      var urls = Object.keys(list.pages);
+      if (!on) {
+        if (ed.in_force) return 0;  /* the code in force stays */
+        return Promise.all(urls.map(function (u) { return cache.delete(u); })).then(function () { return 0; });
+      }
+      return pool(urls, function (u) {
+        return cache.match(u).then(function (hit) {
+          if (hit && hit.headers.get(HASH) === list.pages[u]) return true;
+          return fetchAndKeep(cache, u, list.pages[u]);
+        });
+      });
+    }).then(function (n) { tell({ type: "kept", edition: id, kept: on, pages: n, total: ed.pages }); });
+  }).catch(function () { tell({ type: "kept", edition: id, kept: false, failed: true }); });
+}
+
+function tell(message) {
+  return self.clients.matchAll({ includeUncontrolled: true, type: "window" }).then(function (clients) {
+    clients.forEach(function (c) { c.postMessage(message); });
+  });
+}
+
+/* The address of the page a message came from, when it is one to keep (not
+   a search, not an address with a query). */
+function openedPage(source) {
+  try {
+    var u = new URL(source.url);
+    if (u.origin !== self.location.origin || u.search || u.pathname === "/search" || u.pathname === "/go") return null;
+    return u.pathname;
+  } catch (e) { return null; }
 }
 
 self.addEventListener("message", function (event) {
-  if (event.data && event.data.type === "precache") event.waitUntil(precacheAll());
+  var d = event.data || {};
+  if (d.type === "precache") event.waitUntil(sync(false, openedPage(event.source)));
+  if (d.type === "keep" && d.edition) event.waitUntil(keepEdition(String(d.edition), !!d.keep));
 });
 
+/* --- answering requests ------------------------------------------------------------- */
 function fromCache(request) {
-  return caches.open(CACHE).then(function (c) { return c.match(request, { ignoreVary: true }); });
+  return caches.match(request, { ignoreVary: true, ignoreSearch: false });
 }
 
 function offlinePage(search) {
@@ -92,7 +241,7 @@ self.addEventListener("fetch", function (event) {
   var path = url.pathname;
 
   if (path === "/go") { event.respondWith(jump(request, url)); return; }
-  if (path === "/sw.js") return;
+  if (path === "/sw.js" || path.indexOf("/offline/editions/") === 0 || path === "/offline/pages.json") return;
   if (path === "/search" || path.indexOf("/search/") === 0) {
     event.respondWith(fetch(request).catch(function () { return offlinePage(true); }));
     return;
@@ -133,14 +282,16 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.mode === "navigate") {
-    /* Pages change only with a rebuild, and a rebuild brings a new worker:
-       the kept copy is current, and answers at once on a poor signal. */
-    event.respondWith(fromCache(url.pathname + url.search).then(function (hit) {
+    /* Pages change only with a rebuild, and a rebuild brings a new worker,
+       which brings the kept pages up to date: the kept copy answers at once
+       on a poor signal.  A page opened is kept (what the reader opens). */
+    var key = url.pathname + url.search;
+    event.respondWith(caches.open(PAGES).then(function (c) { return c.match(key, { ignoreVary: true }); }).then(function (hit) {
       if (hit) return hit;
       return fetch(request).then(function (resp) {
         if (resp.ok && !resp.redirected && resp.type === "basic") {
           var copy = resp.clone();
-          caches.open(CACHE).then(function (c) { c.put(url.pathname + url.search, copy); });
+          event.waitUntil(caches.open(PAGES).then(function (c) { return keep(c, key, copy); }));
         }
         return resp;
       }).catch(function () { return offlinePage(false); });

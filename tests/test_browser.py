@@ -237,24 +237,29 @@ def test_screenshot_of_a_law_page(browser, base_url):
 
 def test_works_offline_after_a_first_visit(browser, app):
     """One visit online; then the server goes away and the network is cut:
-    law pages, contents and the jump box still work, and search answers words
-    from the payload this device kept (static/search.js)."""
+    the code in force, the pages opened, the guide and the jump box still
+    work, and search answers words from the payload this device kept
+    (static/search.js).  Another edition's pages are kept as they are opened
+    (or all at once on request: test_offline_scale.py)."""
     with serve(app) as (url, server):
         ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         pg = ctx.new_page()
         pg.goto(f"{url}/2007/law/1")
         wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=90)
+        pg.goto(f"{url}/1993-rubber/law/64")
         server.shutdown()
         server.server_close()
         ctx.set_offline(True)
 
-        pg.goto(f"{url}/2007/law/93")
+        pg.goto(f"{url}/2017/law/93")
         assert "Law 93" in pg.inner_text("h1")
         pg.goto(f"{url}/2017/")
         assert "2017" in pg.inner_text("h1")
+        pg.goto(f"{url}/2007/law/1")  # opened: kept
+        assert "Law 1" in pg.inner_text("h1")
         pg.goto(f"{url}/1993-rubber/law/64")
         assert "Law 64" in pg.inner_text("h1")
-        pg.goto(f"{url}/2007/definitions")
+        pg.goto(f"{url}/2017/definitions")
         assert pg.locator("dt").count() > 10
         pg.goto(f"{url}/guide/topic:lead-penalties")
         assert pg.locator("h1").count() == 1

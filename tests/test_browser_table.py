@@ -138,7 +138,10 @@ SCAN = """() => {
 
 
 def every_page(client) -> list[str]:
-    pages = json.loads(client.get("/offline/pages.json").data)["pages"]
+    from laws.web import site
+
+    with client.application.test_request_context():
+        pages = site.every_page()
     pages += ["/search", "/search?" + urlencode({"q": "lead out of turn"}), "/search?q=law+99", "/compare",
               "/compare/40?from=2007&to=2017", "/compare/64?from=1993-rubber&to=2007", "/checkers", "/no-such-page"]
     pages += [f"/checkers/{c['id']}" for c in json.loads(client.get("/api/checkers").data)]

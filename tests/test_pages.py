@@ -58,7 +58,11 @@ def text(r) -> str:
 
 @pytest.fixture(scope="module")
 def all_pages(app):
-    return get(app.test_client(), "/offline/pages.json").get_json()["pages"]
+    """Every page a device can keep (laws.web.site.every_page)."""
+    from laws.web import site
+
+    with app.test_request_context():
+        return site.every_page()
 
 
 # --- every page the site lists renders, safely ------------------------------------

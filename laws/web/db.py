@@ -1,12 +1,13 @@
 """The store as the web app sees it: opened read-only, one connection per request."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import current_app, g
 
 from laws import store
-from laws.build import current_store
+from laws.build import CURRENT, current_store
 
 
 class StoreMissing(Exception):
@@ -22,7 +23,15 @@ def build_dir() -> Path:
     symlink is resolved once per request, so a rebuild swapped in mid-request
     is picked up by the next one, never half-way."""
     if "build_dir" not in g:
-        g.build_dir = store_path().resolve().parent
+        # one readlink, not a resolve of every component: every page served
+        # from the page cache asks this, and it is most of what such a request costs
+        data = Path(current_app.config["DATA_DIR"])
+        if not data.is_absolute():
+            data = data.absolute()
+        try:
+            g.build_dir = data / os.readlink(data / CURRENT)
+        except OSError:  # no build yet (or not a link): as the store path says
+            g.build_dir = store_path().resolve().parent
     return g.build_dir
 
 

@@ -14,6 +14,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from laws import compare, citations, queries
 from laws.web import chapters, render
+from laws.web.pagecache import BUILT_MARK, page
 from laws.web.db import get_db
 from laws.web.limits import ascii_number, law_number
 from laws.web.site import cached
@@ -38,6 +39,11 @@ def _edition(edition_id: str) -> dict:
 def _code_editions_in_jump_order() -> list[dict]:
     """Code editions in the order the jump box tries them (queries.jump_order)."""
     return sorted((e for e in _editions() if e["kind"] == "code"), key=queries.jump_order)
+
+
+def _age(e: dict) -> tuple[int, int]:
+    """Oldest first: by year, then in the manifest's order."""
+    return (e["year"] or 0, next(i for i, x in enumerate(_editions()) if x["id"] == e["id"]))
 
 
 def _in_force() -> dict | None:
@@ -123,6 +129,7 @@ def go():
 # --- pages ---------------------------------------------------------------------------
 
 @bp.get("/")
+@page
 def home():
     eds = _editions()
     for e in eds:
@@ -155,6 +162,7 @@ def coverage(e: dict) -> str:
 
 
 @bp.get("/<edition>/")
+@page
 def contents(edition: str):
     ed = _edition(edition)
     if ed["kind"] != "code":
@@ -172,6 +180,7 @@ def contents_no_slash(edition: str):
 
 
 @bp.get("/<edition>/law/<number>")
+@page
 def law(edition: str, number: str):
     if ascii_number(number) is None and re.fullmatch(r"[0-9]{1,2}\D.*", number) and citations.parse(number):
         return redirect(url_for("pages.go", q=number, edition=edition))
@@ -214,6 +223,7 @@ class LawPage:
             law_marks.setdefault(f["mark"], f"#{f['anchor']}")
         history = self._history()
         in_force = self._in_force_counterpart()
+        shown = self._shown_editions()
         variants: dict[str, list[dict]] = {}
         for v in law.get("variants", []):
             variants.setdefault(v["provision"], []).append(dict(v, kind_words=VARIANT_WORDS.get(v["kind"], v["kind"])))
@@ -239,8 +249,10 @@ class LawPage:
                 "html": render.text_html(p["text"], refs.get((p["id"], "text")), edition=ed["id"],
                                          law_number=n, marks=p_marks, terms=self.terms),
                 "raw_text": p["raw_text"] if p["raw_text"] and p["raw_text"] != p["text"] else None,
-                "history": [h for h in history.get(p["id"], []) if h["family"] == ed["family"]],
-                "history_apart": [h for h in history.get(p["id"], []) if h["family"] != ed["family"]],
+                "history": [h for h in history.get(p["id"], []) if h["edition"] in shown
+                            and h["family"] == ed["family"]],
+                "history_apart": [h for h in history.get(p["id"], []) if h["edition"] in shown
+                                  and h["family"] != ed["family"]],
                 "parents": " ".join(parents.get(p["id"], [])),
                 "cite": f"Law {p['id']} ({cite_name(ed)})",
                 "in_force_href": self._counterpart_href(in_force, p["id"], history.get(p["id"], [])),
@@ -265,12 +277,18 @@ class LawPage:
                 label = render.cite_label(src)
             cited_by.append({"href": href, "label": label, "to": r["to"],
                              "to_href": "#" + render.frag(r["to"])})
-        others = [e for e in _editions() if e["kind"] == "code" and e["id"] != ed["id"] and n in e["laws"]]
+        shown = self._shown_editions()
         other_editions = []
-        for e in others:
-            older, newer = sorted([e, ed], key=lambda x: x["year"])
+        for e in sorted(shown.values(), key=_age):
+            older, newer = sorted([e, ed], key=_age)
             other_editions.append({"edition": e, "href": render.law_url(e["id"], n),
                                    "compare": f"/compare/{n}?" + urlencode({"from": older["id"], "to": newer["id"]})})
+        with_law = [e for e in _editions() if e["kind"] == "code" and n in e["laws"]]
+        all_editions = None
+        if len(with_law) > len(shown) + 1:  # the rest are one link away, not listed here
+            before = self._neighbours()[0]
+            pair = {"from": before["id"], "to": ed["id"]} if before else {"from": ed["id"]}
+            all_editions = {"count": len(with_law), "href": f"/compare/{n}?" + urlencode(pair)}
         numbers = ed["laws"]
         i = numbers.index(n)
         checker_titles = {r["checker"]: r["title"] for r in get_db().execute(
@@ -281,6 +299,7 @@ class LawPage:
             "guide": [topics[t] for t in law["guide"] if t in topics],
             "checkers": [{"id": c, "title": checker_titles.get(c, c)} for c in law["checkers"]],
             "other_editions": other_editions,
+            "all_editions": all_editions,
             "corrections": law["corrections"],
             "has_raw": any(p["raw_text"] for p in provisions) or any(f["raw_text"] for f in footnotes),
             "prev": numbers[i - 1] if i > 0 else None,
@@ -292,7 +311,7 @@ class LawPage:
                          "heading": p["heading"] or _first_words(p["text"])}
                         for p in provisions if p["depth"] == 1],
             "cite": f"Law {n} ({cite_name(ed)})",
-            "built": _built_date(),
+            "built": BUILT_MARK,  # the build's date, put in after the page's hash (laws.web.pagecache)
             "index": [dict(e, to_href=render.law_url(ed["id"], n, e["to"])) for e in _index_by_law(ed["id"]).get(n, [])],
         }
 
@@ -313,6 +332,35 @@ class LawPage:
                         "variants": len(mine),
                         "kinds": [(VARIANT_WORDS.get(k, k), n) for k, n in sorted(kinds.items(), key=lambda kn: -kn[1])]})
         return out
+
+    def _neighbours(self) -> tuple[dict | None, dict | None]:
+        """The codes of this edition's family just before and just after it
+        that have this law: a provision's history on the page is these two,
+        so a page weighs the same with three editions or thirty."""
+        ed, n = self.edition, self.law["number"]
+        family = sorted((e for e in _editions() if e["kind"] == "code" and e["family"] == ed["family"]
+                         and (n in e["laws"] or e["id"] == ed["id"])), key=_age)
+        i = next(i for i, e in enumerate(family) if e["id"] == ed["id"])
+        return (family[i - 1] if i > 0 else None), (family[i + 1] if i + 1 < len(family) else None)
+
+    def _shown_editions(self) -> dict[str, dict]:
+        """The other editions a law page names: its family's neighbours, the
+        code in force, and of each other family the code nearest in time.
+        Every other edition with the law is one link away (the comparison
+        page lists them all)."""
+        ed, n = self.edition, self.law["number"]
+        shown = {e["id"]: e for e in self._neighbours() if e}
+        current = _in_force()
+        if current and current["id"] != ed["id"] and n in current["laws"]:
+            shown[current["id"]] = current
+        nearest: dict[str, dict] = {}
+        for e in _editions():
+            if e["kind"] == "code" and e["family"] != ed["family"] and n in e["laws"]:
+                best = nearest.get(e["family"])
+                if best is None or abs(e["year"] - ed["year"]) < abs(best["year"] - ed["year"]):
+                    nearest[e["family"]] = e
+        shown.update({e["id"]: e for e in nearest.values()})
+        return shown
 
     def _in_force_counterpart(self) -> dict | None:
         """For a law of an older code of the family in force: the same law in
@@ -376,14 +424,6 @@ def _first_words(text: str | None, n: int = 8) -> str:
     return " ".join(words[:n]) + ("…" if len(words) > n else "")
 
 
-def _built_date() -> str:
-    """The date the served store was built from the corpus (for printouts)."""
-    def compute():
-        row = get_db().execute("select value from meta where key = 'built_at'").fetchone()
-        return (row[0] or "")[:10] if row else ""
-    return cached("built_date", compute)
-
-
 # how a variant reading's kind (laws/witness.py) is named to readers
 VARIANT_WORDS = {
     "typo": "transcription slip (corrected)", "spelling": "British/American spelling",
@@ -401,6 +441,7 @@ def _label(label: str) -> str:
 
 
 @bp.get("/<edition>/definitions")
+@page
 def definitions(edition: str):
     ed = _edition(edition)
     defs = queries.definitions(get_db(), edition)
@@ -524,6 +565,7 @@ class IndexPage:
 
 
 @bp.get("/guide")
+@page
 def guide():
     topics = list(_topic_titles().values())
     eds = {e["id"]: e for e in _editions()}
@@ -532,6 +574,7 @@ def guide():
 
 
 @bp.get("/guide/<path:topic_id>")
+@page
 def topic(topic_id: str):
     if not topic_id.startswith("topic:"):
         topic_id = "topic:" + topic_id
@@ -575,6 +618,7 @@ def _norm_title(title: str) -> str:
 
 
 @bp.get("/sources")
+@page
 def sources():
     eds = {e["id"]: e for e in _editions()}
     items = [dict(s, laws_text=citations.law_ranges(json.loads(s["laws"] or "[]"))) for s in queries.sources(get_db())]
@@ -582,10 +626,12 @@ def sources():
 
 
 @bp.get("/offline")
+@page
 def offline():
     return render_template("offline.html", search=False)
 
 
 @bp.get("/offline/search")
+@page
 def offline_search():
     return render_template("offline.html", search=True)

@@ -153,18 +153,38 @@ def offline_index() -> dict:
     return cached("offline_index", compute)
 
 
-def offline_pages() -> list[str]:
-    """Every page the service worker keeps once a first page has been seen."""
+def _code_editions() -> list[dict]:
+    return [e for e in queries.editions(get_db()) if e["kind"] == "code"]
+
+
+def edition_pages(edition_id: str) -> list[str]:
+    """An edition's pages: its contents, its definitions (where it has them)
+    and every law."""
+    def compute():
+        db = get_db()
+        e = next((e for e in _code_editions() if e["id"] == edition_id), None)
+        if e is None:
+            return None
+        urls = [url_for("pages.contents", edition=e["id"])]
+        if db.execute("select 1 from definitions where edition = ? limit 1", [e["id"]]).fetchone():
+            urls.append(url_for("pages.definitions", edition=e["id"]))
+        return urls + [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
+    return cached(f"edition_pages:{edition_id}", compute)
+
+
+def kept_pages() -> list[str]:
+    """What every device keeps once a first page has been seen: the home and
+    offline pages, the code in force, the guide, the rulings.  Other editions
+    are kept as the reader opens their pages, or all at once when the reader
+    asks ("Keep offline" on the edition's contents page): their lists are
+    `/offline/editions/<id>.json`.  So what a phone holds does not grow with
+    the number of editions in the corpus."""
     def compute():
         db = get_db()
         urls = ["/", "/guide", "/sources", "/offline", "/offline/search"]
-        for e in queries.editions(db):
-            if e["kind"] != "code":
-                continue
-            urls.append(url_for("pages.contents", edition=e["id"]))
-            if db.execute("select 1 from definitions where edition = ? limit 1", [e["id"]]).fetchone():
-                urls.append(url_for("pages.definitions", edition=e["id"]))
-            urls += [url_for("pages.law", edition=e["id"], number=n) for n in e["laws"]]
+        in_force = next((e for e in _code_editions() if e.get("in_force")), None)
+        if in_force is not None:
+            urls += edition_pages(in_force["id"])
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
         urls += ["/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json"]  # the ruling flow works offline (its data: sw.js CORE)
         from laws.web import guided  # the guided rulings and the ruling record too
@@ -172,7 +192,57 @@ def offline_pages() -> list[str]:
         eds = guided.available()
         urls += [f"/rulings/guided/{p['id']}" for p in (guided.guided.procedures(eds[0]) if eds else [])]
         return urls
-    return cached("offline_pages", compute)
+    return cached("kept_pages", compute)
+
+
+def every_page() -> list[str]:
+    """Every page of the site a device can keep: the kept pages and every
+    edition's (tests scan them all)."""
+    urls = list(kept_pages())
+    for e in _code_editions():
+        urls += [u for u in edition_pages(e["id"]) if u not in urls]
+    return urls
+
+
+def hashed(urls: list[str]) -> dict[str, str]:
+    """Each address with the content hash of what it answers (the ETag of a
+    page, laws.web.pagecache): the service worker refetches a kept page only
+    when its hash changed, so a rebuild that changed one law costs a device
+    one page."""
+    from laws.web.pagecache import etag_for
+
+    out = {}
+    for u in urls:
+        tag = etag_for(u)
+        if tag is not None:
+            out[u] = tag
+    return out
+
+
+def offline_manifest() -> dict:
+    def compute():
+        eds = [{"id": e["id"], "title": e["title"], "year": e["year"], "in_force": bool(e.get("in_force")),
+                "pages": len(edition_pages(e["id"])),
+                "manifest": url_for("offline_edition_json", edition=e["id"])} for e in _code_editions()]
+        return {"version": store_version(), "pages": hashed(kept_pages()), "editions": eds}
+    return cached("offline_manifest", compute)
+
+
+def edition_manifest(edition_id: str) -> dict | None:
+    def compute():
+        urls = edition_pages(edition_id)
+        return None if urls is None else {"edition": edition_id, "version": store_version(),
+                                          "pages": hashed(urls)}
+    return cached(f"edition_manifest:{edition_id}", compute)
+
+
+def _code_version(root: Path) -> str:
+    h = hashlib.sha256()
+    for folder in ("templates", "laws", "search"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".html", ".js", ".py", ".json", ".toml"):
+                h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:10]
 
 
 def hsts_header() -> str | None:
@@ -223,10 +293,14 @@ def init_app(app) -> None:
     def helpers():
         return {"asset": assets.url}
 
+    # what renders the pages: a deploy that changes it changes the worker's
+    # version, so devices compare their kept pages' hashes again
+    code = _code_version(Path(app.root_path))
+
     @app.get("/sw.js")
     def service_worker():
         body = render_template(
-            "sw.js", version=f"{assets.version}-{store_version()}",
+            "sw.js", version=f"{assets.version}-{code}-{store_version()}",
             assets=[assets.url(n) for n in sorted(assets.files) if not n.startswith("icons/")
                     or n.endswith(("192.png", ".svg"))])
         resp = Response(body, mimetype="text/javascript")
@@ -283,8 +357,16 @@ def init_app(app) -> None:
 
     @app.get("/offline/pages.json")
     def offline_pages_json():
-        resp = Response(json.dumps({"version": store_version(), "pages": offline_pages()}),
-                        mimetype="application/json")
+        resp = Response(json.dumps(offline_manifest(), separators=(",", ":")), mimetype="application/json")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    @app.get("/offline/editions/<edition>.json")
+    def offline_edition_json(edition: str):
+        found = edition_manifest(edition)
+        if found is None:
+            raise queries.NotFound(f"There is no code edition '{edition}' to keep offline.")
+        resp = Response(json.dumps(found, separators=(",", ":")), mimetype="application/json")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
