@@ -110,6 +110,26 @@ def test_revoke_by_taps(page, base_url):
     assert _fits(page)
 
 
+def test_what_no_card_shows_starts_its_own_ruling(page, base_url, browser):
+    # a call from dummy (46) and a defective trick (67) are entered without a card
+    page.goto(f"{base_url}/rulings/play?edition=2017")
+    _ready(page)
+    page.fill("#app-contract", "4S")
+    page.select_option("#app-dummy_call", "high")
+    page.tap("#rule")
+    assert "Law 46: incomplete dummy call" in page.inner_text(".ruling h2")
+    assert "dummy_call=high" in page.url and _fits(page)
+    ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    pg = ctx.new_page()
+    pg.goto(f"{base_url}/rulings/play")
+    pg.fill("#f-contract", "4S")
+    pg.fill("#f-play", "W:HK N:H2 E:H5 S:HA")
+    pg.select_option("#f-defective", "omitted")
+    pg.click("form#play-form button[type=submit]")
+    assert "defective trick" in pg.inner_text(".ruling h2") and _fits(pg)
+    ctx.close()
+
+
 def test_the_flow_without_javascript(browser, base_url):
     ctx = browser.new_context(viewport=PHONE, java_script_enabled=False)
     pg = ctx.new_page()

@@ -70,7 +70,8 @@ def bundle() -> dict:
             ids.add("58A")  # play.rule cites it itself for a simultaneous card, outside the trees
             texts[e] = provision_texts(e, ids)
         # findings: the address's parameters that are findings (static/rulings/record.js)
-        return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names()}
+        return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names(),
+                "starters": play_rulings.STARTERS}
     return cached("rulings_play_bundle", compute)
 
 
@@ -160,4 +161,5 @@ def play_page():
     hidden = {k: v for k, v in state.items() if not question or k != question["id"]}
     return render_template("rulings/play.html", ruling=ruling, error=error, state=state, edition=edition,
                            editions=eds, others=others, cites=cites, question=question, hidden=hidden, names=NAMES,
+                           starters=play_rulings.STARTERS,
                            restart_url="/rulings/play?" + urlencode({"edition": edition})), status

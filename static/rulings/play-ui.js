@@ -123,11 +123,20 @@
     })));
     view.appendChild(el("label", { "class": "inline" }, ["How ", el("select", { id: "app-how", on: { change: function (e) { picker.how = e.target.value; } } },
       HOW.map(function (h) { return el("option", { value: h[0], selected: h[0] === picker.how, text: h[1] }); }))]));
+    // what no card shows (46, 67): each starts its own ruling
+    (bundle.starters || []).forEach(function (st) {
+      view.appendChild(el("label", { "class": "inline" }, [st.label + " ", el("select", { id: "app-" + st.id, "data-finding": st.id,
+        on: { change: function (e) { picker[st.id] = e.target.value; } } },
+        [el("option", { value: "", text: "—" })].concat(st.values.map(function (v) { return el("option", { value: v[0], selected: picker[st.id] === v[0], text: v[1] }); })))]));
+    });
     view.appendChild(el("div", { "class": "row" }, [
       el("button", { type: "button", "class": "big secondary", id: "undo", text: "Undo", disabled: !state.play.length,
         on: { click: function () { state.play.pop(); picker.seat = null; render(); } } }),
       el("button", { type: "button", "class": "big", id: "rule", text: "Rule",
-        on: { click: function () { state.ruled = true; state.findings = {}; save(); render(); } } })]));
+        on: { click: function () {
+          state.ruled = true; state.findings = {};
+          (bundle.starters || []).forEach(function (st) { if (picker[st.id]) state.findings[st.id] = picker[st.id]; picker[st.id] = ""; });
+          save(); render(); } } })]));
   }
 
   function citeList(edition, ids) {

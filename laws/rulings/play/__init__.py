@@ -49,6 +49,17 @@ RANKS = "23456789TJQKA"
 RANK_NAMES = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 HONOURS = "TJQKA"
 MARKERS = ("exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract")
+# What the Director is told that no card shows: each finding starts a ruling of
+# its own (46 for an incomplete call from dummy, 67 for a defective trick).  The
+# phone's picker and the plain form offer them with these words.
+STARTERS = [
+    {"id": "dummy_call", "label": "Declarer's call of a card from dummy",
+     "values": [["high", "“high” (or the like)"], ["win", "“win” (or the like)"], ["low", "“low” (or the like)"],
+                ["suit", "only a suit"], ["rank", "only a rank"], ["absent", "a card that is not in dummy"],
+                ["anything", "“play anything” (or the like)"]]},
+    {"id": "defective", "label": "A defective trick found",
+     "values": [["omitted", "a player did not play to a trick"], ["too-many", "a player played too many cards"]]},
+]
 _CARD = re.compile(r"^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$")
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(XX|X)?$")
 
