@@ -25,6 +25,7 @@ and in the browser), p50 and p95.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import re
@@ -263,24 +264,16 @@ def main(argv=None) -> int:
 
 
 def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:
-    """The question set ranked with and without the official index's field
-    (search/index.py), over every edition and over the 2017 Laws only (the
-    edition whose index it is), at the provision level."""
-    from search import query
-
-    with_index = query.FIELDS
-    without = tuple(f for f in with_index if f[0] != "index")
+    """The question set ranked with and without the official index's entries
+    as evidence (search/index.py), over every edition and over the 2017 Laws
+    only (the edition whose index it is), at the provision level."""
+    without = Searcher(searcher.path, dataclasses.replace(searcher.ranking, index_weight=0.0))
     print(f"\n{'the official index':34}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}")
-    try:
-        for edition in (None, "2017"):
-            for label, fields in (("with its field", with_index), ("without it", without)):
-                query.FIELDS = fields
-                m = metrics([judge.rank(searcher.search(q, edition=edition, limit=5)["results"], ans)
-                             for q, ans, _ in rows])
-                print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
-                      f"{m['mrr']:>8.3f}")
-    finally:
-        query.FIELDS = with_index
+    for edition in (None, "2017"):
+        for label, s in (("with its entries", searcher), ("without them", without)):
+            m = metrics([judge.rank(s.search(q, edition=edition, limit=5)["results"], ans) for q, ans, _ in rows])
+            print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
+                  f"{m['mrr']:>8.3f}")
 
 
 if __name__ == "__main__":

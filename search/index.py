@@ -11,13 +11,16 @@ One document per searchable thing:
   tables and footnotes), and the title of its law (so "revoke" finds every
   provision of Law 62 "Correction of a Revoke");
 * every definition (title = the term);
-* every topic of the guide (title = the topic's title).
-
-A provision or definition that an edition's official index cites also gets
-the words of the citing entries (`index`: "Bid Insufficient bid, comparable
-call" on 23A), a field of its own that ranks high: the compilers of the index
-put those words on that provision, which is the best evidence there is that
-it answers them.
+* every topic of the guide (title = the topic's title);
+* every entry of an edition's official index (kind 'entry'; heading = its
+  words, title = its heading entry's words), with the documents it cites.
+  Entries are never results: the compilers of the index put those words on
+  those provisions, which is the best evidence there is that they answer
+  them, so search/query.py gives an entry's score to what it cites ("Bid /
+  Insufficient bid, comparable call" on 23A).  Each entry is scored on its
+  own words, so an entry that says exactly what was asked counts more than a
+  long one, and a provision cited by many entries is not favoured for the
+  length of their words.
 
 Besides the Whoosh index the directory holds `offline.json`, the same
 documents for the browser's search with no connection (search/offline.py),
@@ -44,7 +47,10 @@ from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
 META = "meta.json"
-KINDS = ("law", "definition", "guide")  # the `kind` filter's values
+KINDS = ("law", "definition", "guide")  # the `kind` filter's values; index entries are never results
+# an index entry citing a whole law gives its provisions this share of its
+# score: the law's title weighs as much against a provision's heading
+LAW_WIDE_SHARE = 0.5
 
 
 def schema() -> Schema:
@@ -61,8 +67,9 @@ def schema() -> Schema:
         ord=STORED(),
         title=TEXT(analyzer=text, stored=True),
         heading=TEXT(analyzer=text, stored=True),
+        context=TEXT(analyzer=text),  # a provision's sections' headings
         text=TEXT(analyzer=text, stored=True),
-        index=TEXT(analyzer=text),  # words of the official index's entries that cite it
+        cites=STORED(),  # an index entry's documents: [[key, share]] (see _index_entries)
     )
 
 
@@ -79,35 +86,46 @@ def topic_url(topic_id: str) -> str:
     return f"/guide/{quote(topic_id, safe=':')}"
 
 
-def _index_words(db) -> dict[tuple[str, str], list[str]]:
-    """(edition, provision or definition id) -> the words of every index entry
-    citing it: the heading, and for a sub-entry the heading and the sub-entry.
-    An entry citing a whole law ('Shuffle 6', 'Claim 68, 69, 70') says what the
-    law is about, as its title does: its words go to every provision of the law."""
+def _index_entries(db, law_provisions: dict[tuple[str, int], list[str]]):
+    """One document per entry of an edition's official index (kind 'entry'):
+    its own words as the heading, its heading entry's words as the title (a
+    sub-entry 'Psychic call' under 'Partnership Understanding'), and in
+    `cites` the documents it points to with the share of its score each
+    gets: a provision or definition it cites, in full; every provision of a
+    law it cites whole ('Claim 68, 69, 70'), `LAW_WIDE_SHARE` of it, since
+    such an entry says what the law is about, as the law's title does.
+
+    Entries are evidence, never results: search/query.py scores them like
+    any document and gives their score to what they cite (an entry that says
+    exactly what was asked counts more than a long one that also says it)."""
     if "index_entries" not in db.table_names():
-        return {}
+        return
     terms = {(r["edition"], r["id"]): r["term"] for r in db["index_entries"].rows}
-    of_law: dict[tuple[str, str], list[str]] = {}
-    for p in db.query("select edition, id, law from provisions"):
-        of_law.setdefault((p["edition"], str(p["law"])), []).append(p["id"])
-    out: dict[tuple[str, str], list[str]] = {}
     for r in db["index_entries"].rows_where(order_by="edition, ord"):
-        words = r["term"] if r["parent"] is None else f"{terms[(r['edition'], r['parent'])]} {r['term']}"
+        share: dict[str, float] = {}
         for c in json.loads(r["cites"] or "[]"):
             to = c.get("to") or ""
             if to.isdigit():
-                targets = of_law.get((r["edition"], to), [])
-            elif to[:1].isdigit() or to.startswith("def:"):
-                targets = [to]
+                targets = [(f"law|{r['edition']}|{pid}", LAW_WIDE_SHARE)
+                           for pid in law_provisions.get((r["edition"], int(to)), [])]
+            elif to[:1].isdigit():
+                targets = [(f"law|{r['edition']}|{to}", 1.0)]
+            elif to.startswith("def:"):
+                targets = [(f"definition|{r['edition']}|{to}", 1.0)]
             else:
                 continue  # the definitions page, the introduction: no document of their own
-            for t in targets:
-                out.setdefault((r["edition"], t), []).append(words)
-    return out
+            for key, s in targets:
+                share[key] = max(share.get(key, 0.0), s)
+        if not share:
+            continue
+        cites = [[k, s] for k, s in share.items()]
+        parent = terms.get((r["edition"], r["parent"]), "") if r["parent"] is not None else ""
+        yield dict(key=f"entry|{r['edition']}|{r['id']}", kind="entry", edition=r["edition"],
+                   group=f"entry:{r['edition']}:{r['id']}", provision=f"entry:{r['id']}", url="",
+                   ord=r["ord"], title=parent, heading=r["term"] or "", text="", cites=cites)
 
 
 def _documents(db):
-    index_words = _index_words(db)
     editions = {r["id"]: r for r in db["editions"].rows}
     law_titles = {(r["edition"], r["number"]): r["title"] or "" for r in db["laws"].rows}
     extra: dict[tuple[str, str], list[str]] = {}
@@ -119,22 +137,30 @@ def _documents(db):
     for f in db["footnotes"].rows_where(order_by="edition, provision, id"):
         extra.setdefault((f["edition"], f["provision"]), []).append(f["text"] or "")
 
+    headings = {(r["edition"], r["id"]): (r["parent"], r["heading"])
+                for r in db.query("select edition, id, parent, heading from provisions")}
     for p in db["provisions"].rows_where(order_by="edition, ord"):
         ed = editions[p["edition"]]
         text = "\n\n".join([p["text"] or ""] + extra.get((p["edition"], p["id"]), [])).strip()
+        # the headings of the sections it is in: 40C1 is in "C. Deviation from
+        # System and Psychic Action", which says what 40C1 is about
+        context, up = [], p["parent"]
+        while up and (p["edition"], up) in headings:
+            up, heading = headings[(p["edition"], up)]
+            if heading:
+                context.append(heading)
         yield dict(
             key=f"law|{p['edition']}|{p['id']}", kind="law", edition=p["edition"],
             group=f"{ed['family'] or ed['id']}:{p['law']}", law=p["law"], provision=p["id"],
             url=law_url(p["edition"], p["law"], p["id"]), ord=p["ord"],
             title=law_titles.get((p["edition"], p["law"]), ""), heading=p["heading"] or "", text=text,
-            index="\n".join(index_words.get((p["edition"], p["id"]), [])),
+            context="\n".join(context),
         )
     for d in db["definitions"].rows_where(order_by="edition, ord"):
         yield dict(
             key=f"definition|{d['edition']}|{d['id']}", kind="definition", edition=d["edition"],
             group=f"definition:{d['term'].lower()}", provision=d["id"], url=definition_url(d["edition"], d["id"]),
             ord=d["ord"], title=d["term"], heading="", text=d["text"] or "",
-            index="\n".join(index_words.get((d["edition"], d["id"]), [])),
         )
     topic_laws: dict[str, list[int]] = {}
     for r in db["topic_laws"].rows_where(order_by="topic, law"):
@@ -151,8 +177,12 @@ def _documents(db):
         yield dict(
             key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
             provision=t["id"], url=topic_url(t["id"]), laws=laws or [], ord=t["ord"],
-            title=t["title"] or "", heading="", text=t["text"] or "", index="",
+            title=t["title"] or "", heading="", text=t["text"] or "",
         )
+    law_provisions: dict[tuple[str, int], list[str]] = {}
+    for p in db.query("select edition, law, id from provisions order by edition, ord"):
+        law_provisions.setdefault((p["edition"], p["law"]), []).append(p["id"])
+    yield from _index_entries(db, law_provisions)
 
 
 def _editions(db) -> list[dict]:
@@ -184,7 +214,7 @@ def build(db, out_dir: Path) -> Path:
         for doc in _documents(db):
             writer.add_document(**doc)
             docs.append(doc)
-            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"], doc["index"])))
+            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"])))
                               if w.isalpha() and len(w) > 1)
             count += 1
         writer.commit(optimize=True)

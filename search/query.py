@@ -63,11 +63,8 @@ from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
 from search.index import INDEX_NAME, KINDS, META
 from search.synonyms import Slot, synonyms
 
-FIELDS = (("heading", 3.0), ("index", 2.5), ("title", 2.0), ("text", 1.0))
-# BM25F as Whoosh's default, except that the official index's field is not
-# normalised by its length: a provision that many index entries cite has a
-# long field, and that is more evidence, not less.
-WEIGHTING = scoring.BM25F(B=0.75, K1=1.2, index_B=0.0)
+FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0))
+WEIGHTING = scoring.BM25F(B=0.75, K1=1.2)
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together
@@ -76,6 +73,9 @@ OTHER_FAMILY_WEIGHT = 0.85  # rubber bridge, when searching all editions
 # the code in force first: of two editions' equally good provisions (a law
 # 2017 kept word for word), the one a director rules by today leads the group
 IN_FORCE_WEIGHT = 1.15
+# an entry of the official index gives what it cites its score (its words are
+# its heading: x3) times this, as if it were a field of the provision x2.5
+INDEX_WEIGHT = 2.5 / 3.0
 MAX_QUERY_CHARS = 300
 MAX_TERMS = 24
 MORE_PER_GROUP = 3
@@ -110,6 +110,7 @@ class Ranking:
     fillers: frozenset = field(default_factory=lambda: FILLERS)
     intents: bool = True
     title_weight: float = 1.5
+    index_weight: float = INDEX_WEIGHT
 
     @classmethod
     def words_only(cls) -> "Ranking":
@@ -184,6 +185,14 @@ class Searcher:
                               "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
                               "laws": tuple(f.get("laws") or ())})
             self.by_key[f["key"]] = d
+        # index entries (search/index.py): entry document -> [(cited document, share)]
+        self.cites: dict[int, list[tuple[int, float]]] = {}
+        for d, doc in enumerate(self.docs):
+            if doc["kind"] == "entry":
+                found = [(self.by_key[k], share) for k, share in reader.stored_fields(d).get("cites") or ()
+                         if k in self.by_key]
+                if found:
+                    self.cites[d] = found
         self._preload()
 
     @classmethod
@@ -351,6 +360,7 @@ class Searcher:
                         summed[d] = summed.get(d, 0.0) + v
                         if v > best.get(d, 0.0):
                             best[d] = v
+            self._cited_by_entries(best, summed)
             for d, b in best.items():
                 totals[d] = totals.get(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
                 matched[d] = matched.get(d, 0) + 1
@@ -361,9 +371,33 @@ class Searcher:
             together: set[int] = set()
             for field, _ in fields:
                 together |= self._together(field, flat, slop=2)
+            if self.ranking.index_weight:
+                together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
             for d in together:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
+
+    def _cited_by_entries(self, best: dict[int, float], summed: dict[int, float]) -> None:
+        """The index entries that match one slot of the query give what they
+        cite their score, as one more field of it.  Only the best entry
+        counts: the index lists one idea under each of its words ('Artificial
+        psychic call' under Artificial Call, Psychic Call and Partnership
+        Understanding), which is one piece of evidence, not three.  And an
+        entry scores its best field: its heading entry's words (its title)
+        place it, but repeat what its own words say."""
+        weight = self.ranking.index_weight
+        if not weight or not self.cites:
+            return
+        top: dict[int, float] = {}
+        for d in best.keys() & self.cites.keys():
+            v = best[d] * weight
+            for t, share in self.cites[d]:
+                if v * share > top.get(t, 0.0):
+                    top[t] = v * share
+        for t, v in top.items():
+            summed[t] = summed.get(t, 0.0) + v
+            if v > best.get(t, 0.0):
+                best[t] = v
 
     def fields(self) -> tuple[tuple[str, float], ...]:
         """The fields searched and their boosts, the law title's as the ranking says."""
@@ -500,7 +534,8 @@ class Searcher:
             rk = self.ranking
             for d, score in scores.items():
                 doc = self.docs[d]
-                if (edition and doc["edition"] != edition) or (kind and doc["kind"] != kind) or d == cited:
+                if (doc["kind"] == "entry" or (edition and doc["edition"] != edition)
+                        or (kind and doc["kind"] != kind) or d == cited):
                     continue
                 weight = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
                 if doc["kind"] == "law" and doc["family"] == self.guide_family:

@@ -49,7 +49,7 @@
       self.longest = Math.max(self.longest, e[0].length);
     });
     this.ms = new root.MiniSearch({
-      fields: ["title", "heading", "text", "index"],
+      fields: ["title", "heading", "text", "context"],
       storeFields: [],
       tokenize: words,
       processTerm: function (w) { return self.term(w); }
@@ -104,6 +104,7 @@
           if (v > (best.get(r.id) || 0)) best.set(r.id, v);
         });
       });
+      self.citedByEntries(best);
       best.forEach(function (v, id) {
         totals.set(id, (totals.get(id) || 0) + v);
         matched.set(id, (matched.get(id) || 0) + 1);
@@ -117,6 +118,22 @@
       });
     }
     return totals;
+  };
+
+  /* The index entries matching a slot give what they cite their score; only
+     the best entry counts (search/query.py `_cited_by_entries`). */
+  Engine.prototype.citedByEntries = function (best) {
+    var self = this, w = this.rk.index_weight, top = new Map();
+    if (!w) return;
+    best.forEach(function (v, id) {
+      var cites = self.docs[id].cites;
+      if (!cites || !cites.length) return;
+      cites.forEach(function (c) {
+        var x = v * w * c[1];
+        if (x > (top.get(c[0]) || 0)) top.set(c[0], x);
+      });
+    });
+    top.forEach(function (x, id) { if (x > (best.get(id) || 0)) best.set(id, x); });
   };
 
   Engine.prototype.isKnown = function (t) {
@@ -216,7 +233,7 @@
       }
       scores.forEach(function (sc, id) {
         var d = self.docs[id];
-        if ((edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
+        if (d.kind === "entry" || (edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
         var w = d.kind === "guide" ? self.rk.guide_weight : d.kind === "definition" ? self.rk.definition_weight : 1;
         if (d.kind === "law" && self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily) {
           w *= 1 + (evidence.get(d.law) || 0);
