@@ -26,6 +26,7 @@ import argparse
 import random
 import re
 import shutil
+from collections import Counter
 import sys
 from pathlib import Path
 
@@ -51,8 +52,9 @@ SWAPS = {
 _SWAP_WORD = re.compile(r"(?<![\w’'-])(" + "|".join(sorted(SWAPS, key=len, reverse=True)) + r")(?![\w’'-])")
 _LAW_HEADING = re.compile(r"^LAW (\d{1,2})\b")
 # Lines a parser reads as structure, not prose: headings (law, lettered,
-# numbered), footnotes (repeated on every slide and kept once, so all copies
-# must stay equal), 'continued' slide titles, bare numbers, table cells.
+# numbered), 'continued' slide titles, bare numbers, table cells.  Footnotes
+# (repeated on every slide, with different line breaks, and kept once: all
+# copies must stay equal) are skipped from their mark to the slide number.
 # The laws whose tables the slides parser rebuilds cell by cell and checks
 # against the text (2, 77, 78B) keep their words.
 TABLE_LAWS = {2, 77, 78}
@@ -78,14 +80,24 @@ def mutate(text: str, seed: int, protected: set[str] = frozenset()) -> str:
     (but those of TABLE_LAWS), chosen by `seed`."""
     rng = random.Random(seed)
     lines = text.split("\n")
+    # a line printed more than once (a footnote repeated on every slide of its
+    # law, a heading repeated after a slide break) is read once by the parser,
+    # so every copy must stay equal: leave them all alone
+    counts = Counter(line.strip() for line in lines)
     law_lines: dict[int, list[int]] = {}
     law = None
+    in_footnote = False  # footnotes run from their mark to the slide's number
     for i, line in enumerate(lines):
         m = _LAW_HEADING.match(line.strip())
         if m:
-            law = int(m[1])
+            law, in_footnote = int(m[1]), False
             continue
-        if law is not None and law not in TABLE_LAWS and not _PROTECTED.search(line.strip()):
+        if "*" in line:
+            in_footnote = True
+        elif re.fullmatch(r"\d+", line.strip()):
+            in_footnote = False
+        if (law is not None and not in_footnote and law not in TABLE_LAWS and counts[line.strip()] == 1
+                and not _PROTECTED.search(line.strip())):
             law_lines.setdefault(law, []).append(i)
     for law in sorted(law_lines):
         spots = [(i, m.start(), m[1]) for i in law_lines[law] for m in _SWAP_WORD.finditer(lines[i])

@@ -81,6 +81,9 @@ class BuildResult:
     path: Path
     editions: list[EditionSummary] = field(default_factory=list)
     seconds: float = 0.0
+    # wall time of each step (parse, store, references, then the after-store
+    # steps by name), for bench/build.py and bench/scale.py
+    steps: dict[str, float] = field(default_factory=dict)
     # the parsed witnesses (second transcriptions), by file, for readings
     # compared word by word with their edition's main text
     witnesses: dict[str, ParsedSource] = field(default_factory=dict)
@@ -200,7 +203,9 @@ def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
 
 def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
     t0 = time.perf_counter()
+    steps: dict[str, float] = {}
     manifest, results, seconds = parse_all(corpus_dir)
+    steps["parse"] = time.perf_counter() - t0
     kinds = {s.file: s.kind for s in manifest.sources}
 
     builds = data_dir / BUILDS
@@ -209,16 +214,21 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
     tmp = builds / f".tmp-{stamp}"
     tmp.mkdir()
     try:
+        t1 = time.perf_counter()
         db = store.create(tmp / store.DB_NAME)
         hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
                   for s in manifest.sources}
         store.write_manifest(db, manifest, hashes)
         store.write_sources(db, manifest, results)
+        steps["store"] = (t2 := time.perf_counter()) - t1
         refs = references.build(db)
         index_refs = references.resolve_index(db)
         db.conn.commit()
-        for _name, step in _after_store_steps(corpus_dir):
+        steps["references"] = time.perf_counter() - t2
+        for name, step in _after_store_steps(corpus_dir):
+            t3 = time.perf_counter()
             step(db, tmp)
+            steps[name] = time.perf_counter() - t3
         store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                           "corrections_file": CORRECTIONS})
         summaries = _summaries(db, manifest, refs, index_refs, seconds)
@@ -231,11 +241,12 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     datadir.prune(data_dir, keep={final.name, previous})
-    result = BuildResult(final, summaries, time.perf_counter() - t0,
+    result = BuildResult(final, summaries, time.perf_counter() - t0, steps,
                          witnesses={p.file: p for p in results if kinds[p.file] == "witness"})
     for s in summaries:
         echo(s.line())
-    echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s")
+    echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s"
+         f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())})")
     return result
 
 
