@@ -22,9 +22,15 @@ One document per searchable thing:
   long one, and a provision cited by many entries is not favoured for the
   length of their words.
 
-Besides the Whoosh index the directory holds `offline.json`, the same
-documents for the browser's search with no connection (search/offline.py),
-and `meta.json`: the editions (for
+Each edition is a Whoosh index of its own (a shard, `laws-<n>`), with
+`docs-<n>.json` beside it (what a Searcher keeps of each document: key,
+kind, group, law...), so that a search reads only the editions it searches
+(see `default_editions`) and a worker's memory and first search do not grow
+with the number of codes in the corpus.
+
+Besides the shards the directory holds `offline.json`, the documents of the
+default editions for the browser's search with no connection
+(search/offline.py), and `meta.json`: the editions (for
 choosing the newest edition of a cited provision and for the filter form) and
 the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
 and each word's term (so that highlighting need not analyse them again).
@@ -195,8 +201,49 @@ def _editions(db) -> list[dict]:
             for r in db["editions"].rows_where(order_by="ord")]
 
 
+def default_editions(editions: list[dict]) -> list[str]:
+    """The editions a search with no edition asked searches: the code in force
+    (else the newest code), the code before it in its family (what its
+    history and "what changed" compare it with), the newest code of every
+    other family (the rubber code), and the newest edition of each other
+    kind (the guide).  However many old codes the corpus holds, a search
+    reads this many editions; asking for an edition searches that one (with
+    the guide, whose topics are evidence)."""
+    codes = sorted((e for e in editions if e["kind"] == "code"),
+                   key=lambda e: (not e.get("in_force"), -(e.get("year") or 0)))
+    chosen: set[str] = set()
+    if codes:
+        main = codes[0]
+        chosen.add(main["id"])
+        older = [e for e in codes[1:] if e["family"] == main["family"] and (e.get("year") or 0) < (main.get("year") or 0)]
+        if older:
+            chosen.add(max(older, key=lambda e: e.get("year") or 0)["id"])
+    newest: dict[tuple[str, str], dict] = {}
+    for e in editions:
+        have = newest.get((e["kind"], e["family"]))
+        if have is None or (e.get("year") or 0) > (have.get("year") or 0):
+            newest[(e["kind"], e["family"])] = e
+    main_family = codes[0]["family"] if codes else None
+    chosen |= {e["id"] for (kind, fam), e in newest.items() if not (kind == "code" and fam == main_family)}
+    return [e["id"] for e in editions if e["id"] in chosen]  # in the store's order
+
+
+def shard_name(n: int) -> str:
+    return f"{INDEX_NAME}-{n}"
+
+
+def doc_meta(doc: dict) -> dict:
+    """What ranking, grouping and citations need of a document, without its text."""
+    return {"key": doc["key"], "kind": doc["kind"], "edition": doc["edition"], "group": doc["group"],
+            "ord": doc.get("ord") or 0, "law": doc.get("law"), "laws": list(doc.get("laws") or ()),
+            **({"cites": doc["cites"]} if doc.get("cites") else {})}
+
+
 def build(db, out_dir: Path) -> Path:
-    """Index the store `db` (a sqlite_utils.Database) into `out_dir`.
+    """Index the store `db` (a sqlite_utils.Database) into `out_dir`: one
+    Whoosh index (a shard) per edition, so that a search reads the editions it
+    searches and nothing else, and `docs-<n>.json` beside each, what a
+    Searcher keeps in memory of the shard's documents.
 
     The index is written into a sibling directory and renamed into place
     when complete, so even outside a build `out_dir` is never half-written."""
@@ -206,23 +253,33 @@ def build(db, out_dir: Path) -> Path:
     tmp = out_dir.with_name(f".{out_dir.name}-tmp-{os.getpid()}-{time.monotonic_ns()}")
     tmp.mkdir()
     try:
-        ix = whoosh_index.create_in(str(tmp), schema(), indexname=INDEX_NAME)
-        writer = ix.writer(procs=1, limitmb=128)
-        vocabulary: Counter[str] = Counter()
-        count = 0
-        docs = []
+        editions = _editions(db)
+        by_edition: dict[str, list[dict]] = {e["id"]: [] for e in editions}
         for doc in _documents(db):
-            writer.add_document(**doc)
-            docs.append(doc)
-            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"])))
-                              if w.isalpha() and len(w) > 1)
-            count += 1
-        writer.commit(optimize=True)
-        meta = {"editions": _editions(db), "documents": count, "vocabulary": dict(vocabulary.most_common()),
+            by_edition[doc["edition"]].append(doc)
+        vocabulary: Counter[str] = Counter()
+        for n, e in enumerate(editions):
+            docs = by_edition[e["id"]]
+            e["shard"], e["documents"] = n, len(docs)
+            ix = whoosh_index.create_in(str(tmp), schema(), indexname=shard_name(n))
+            writer = ix.writer(procs=1, limitmb=128)
+            for doc in docs:
+                writer.add_document(**doc)
+                vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"],
+                                                             doc.get("context") or "")))
+                                  if w.isalpha() and len(w) > 1)
+            writer.commit(optimize=True)
+            (tmp / f"docs-{n}.json").write_text(json.dumps([doc_meta(d) for d in docs], ensure_ascii=False),
+                                                encoding="utf-8")
+        default = default_editions(editions)
+        meta = {"editions": editions, "default_editions": default,
+                "documents": sum(e["documents"] for e in editions), "vocabulary": dict(vocabulary.most_common()),
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        offline.write(tmp / offline.PAYLOAD, docs, meta["editions"])
+        # offline, the phone searches what a search with no edition searches
+        offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
+                      [e for e in editions if e["id"] in default])
         if out_dir.exists():  # outside a build only: move the old index aside first
             old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
             out_dir.rename(old)

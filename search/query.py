@@ -19,26 +19,35 @@ How a query is answered:
    (fewest edits, then most frequent), which is searched and offered as
    `suggestion`.  The directors' vocabulary (search/synonyms.txt) adds its
    expansions.
-3. Ranking: Whoosh's BM25F score of each term in each field, weighted
-   heading x3, the official index's entries citing the provision x2.5 (see
-   search/index.py), law title x2, text x1.  Each word of the query (a "slot", with
-   its expansions) scores its best field and alternative, plus a little of the
-   others; a document scores the sum over the slots, scaled by the share of
-   the slots it matches, doubled when it matches them all, and raised again
-   when the words stand together as a phrase.  So several-word questions
-   favour the provisions that answer all of them, and a one-word query works
-   as plain BM25F.  Guide topics and codes of another family (rubber bridge)
-   weigh a little less, so the Laws of Duplicate Bridge come first on a tie.
-   The scores are combined here rather than by Whoosh's query objects: the
-   index is small and never changes under a Searcher, so every term's
-   postings (BM25F scores and positions) are read once, when the Searcher
-   opens (a fraction of a second), which keeps a search to a few
-   milliseconds.
-4. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
+3. What is searched: with no edition asked, the editions of
+   search/index.py `default_editions` (the code in force, the code before
+   it, the rubber code, the guide), however many old codes the corpus holds;
+   with an edition asked, that edition (and the guide, as evidence).  Each
+   edition is a Whoosh index of its own (a shard), opened when first
+   searched; scores use the collection statistics of the default editions
+   together (SharedBM25F), so they compare across shards.
+4. Ranking: Whoosh's BM25F score of each term in each field, weighted
+   heading x3, the headings of the sections a provision is in x2, law title
+   x1.5, text x1.  The official index's entries are documents of their own
+   (search/index.py): an entry that matches gives the provisions it cites its
+   score x2.5/3, as one more field of theirs.  Each word of the query (a
+   "slot", with its expansions) scores its best field and alternative, plus
+   a little of the others; a document scores the sum over the slots, scaled
+   by the share of the slots it matches, doubled when it matches them all,
+   and raised again when the words stand together as a phrase.  So
+   several-word questions favour the provisions that answer all of them,
+   and a one-word query works as plain BM25F.  Guide topics and codes of
+   another family (rubber bridge) weigh a little less, so the Laws of
+   Duplicate Bridge come first on a tie.  The scores are combined here
+   rather than by Whoosh's query objects; a term's postings (BM25F scores
+   and positions) in a shard are read when first needed and kept, up to
+   MAX_CACHED_POSTINGS, so opening costs next to nothing and a warm search
+   a few milliseconds.
+5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
    are listed under `more`.  So one law never fills the page.
-5. Snippets: the window of the text with the most matched words, the matches
+6. Snippets: the window of the text with the most matched words, the matches
    in <mark>, everything else escaped.
 """
 from __future__ import annotations
@@ -49,6 +58,7 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from math import log
 from pathlib import Path
 from urllib.parse import quote
 
@@ -60,11 +70,37 @@ from whoosh import scoring
 
 from laws import citations
 from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
-from search.index import INDEX_NAME, KINDS, META
+from search.index import KINDS, META, shard_name
 from search.synonyms import Slot, synonyms
 
 FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0))
-WEIGHTING = scoring.BM25F(B=0.75, K1=1.2)
+
+
+class SharedBM25F(scoring.BM25F):
+    """Whoosh's BM25F with the collection statistics (documents, field
+    lengths, each term's document frequency) of the editions a search with no
+    edition asked searches, taken together, whichever shard is read: scores
+    from different shards compare, an edition searched alone ranks as it does
+    among the others, and adding old codes to the corpus changes no score."""
+
+    def __init__(self, searcher: "Searcher"):
+        super().__init__(B=0.75, K1=1.2)
+        self.owner = searcher
+        readers = [searcher.reader(ed).reader() for ed in searcher.default_editions]
+        self.doc_count = sum(r.doc_count_all() for r in readers) or 1
+        self.avgfl = {f: (sum(r.field_length(f) for r in readers) / self.doc_count) or 1 for f, _ in FIELDS}
+
+    def idf(self, searcher, fieldname, text):
+        n = sum(self.owner.reader(ed).reader().doc_frequency(fieldname, text) for ed in self.owner.default_editions)
+        return log(self.doc_count / (n + 1)) + 1
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        sc = scoring.BM25FScorer.__new__(scoring.BM25FScorer)
+        sc.idf, sc.avgfl = self.idf(searcher, fieldname, text), self.avgfl.get(fieldname, 1)
+        sc.B, sc.K1, sc.qf = self.B, self.K1, qf
+        sc.setup(searcher, fieldname, text)
+        return sc
+
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together
@@ -78,6 +114,9 @@ IN_FORCE_WEIGHT = 1.15
 INDEX_WEIGHT = 2.5 / 3.0
 MAX_QUERY_CHARS = 300
 MAX_TERMS = 24
+# postings a Searcher keeps in memory (about 100 bytes each): the editions a
+# search with no edition asked reads, whole, with room for a few more
+MAX_CACHED_POSTINGS = 250_000
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -153,20 +192,27 @@ class Searcher:
     def __init__(self, index_dir: Path, ranking: Ranking | None = None):
         self.ranking = ranking or Ranking()
         self.path = Path(index_dir)
-        if not whoosh_index.exists_in(str(self.path), indexname=INDEX_NAME):
+        if not (self.path / META).exists():
             raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
-        self.ix = whoosh_index.open_dir(str(self.path), indexname=INDEX_NAME, readonly=True)
         meta = json.loads((self.path / META).read_text(encoding="utf-8"))
         self.editions: list[dict] = meta["editions"]
+        if not all("shard" in e for e in self.editions) or not whoosh_index.exists_in(
+                str(self.path), indexname=shard_name(0)):
+            raise IndexMissing(f"no search index at {self.path} (or one of an older format): "
+                               "run `flask --app app build`")
         self.edition_by_id = {e["id"]: e for e in self.editions}
+        # what a search with no edition asked searches (search/index.py `default_editions`)
+        self.default_editions: tuple[str, ...] = tuple(meta.get("default_editions") or
+                                                       [e["id"] for e in self.editions])
         self.vocabulary: dict[str, int] = meta["vocabulary"]
         remember_terms(meta.get("terms", {}))
         self._vocab_by_len: dict[int, list[str]] = {}
         for w in self.vocabulary:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
-        self._post_cache: dict = {}
-        self._preloaded = False
+        self._lock = threading.Lock()
+        self._post_cache: "OrderedDict[tuple, tuple[dict, dict]]" = OrderedDict()
+        self._post_cached = 0  # postings held in _post_cache
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
@@ -174,26 +220,72 @@ class Searcher:
         self.main_family = self.code_editions[0]["family"] if self.code_editions else None
         # the family whose laws the guide's topics are tagged with
         self.guide_family = next((e["family"] for e in self.editions if e["kind"] == "guide"), self.main_family)
-        # what ranking and grouping need of every document, by document number
-        self.docs: list[dict] = []
+        # the guide's topics are evidence for the laws, whatever edition is searched
+        self.evidence_editions = tuple(e["id"] for e in self.editions if e["kind"] == "guide")
+        # documents are numbered across the shards: shard n's start at offset[n]
+        self.offset: dict[str, int] = {}
+        total = 0
+        for e in self.editions:
+            self.offset[e["id"]] = total
+            total += e.get("documents", 0)
+        # what ranking and grouping need of a document, by number: filled as
+        # each shard is opened (a search opens the editions it searches)
+        self.docs: list[dict | None] = [None] * total
         self.by_key: dict[str, int] = {}
-        reader = self.whoosh.reader()
-        for d in range(reader.doc_count_all()):
-            f = reader.stored_fields(d)
-            fam = self.edition_by_id.get(f["edition"], {}).get("family")
-            self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
-                              "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
-                              "laws": tuple(f.get("laws") or ())})
-            self.by_key[f["key"]] = d
         # index entries (search/index.py): entry document -> [(cited document, share)]
         self.cites: dict[int, list[tuple[int, float]]] = {}
-        for d, doc in enumerate(self.docs):
-            if doc["kind"] == "entry":
-                found = [(self.by_key[k], share) for k, share in reader.stored_fields(d).get("cites") or ()
-                         if k in self.by_key]
+        self._shards: dict[str, object] = {}
+        for ed in self.default_editions:
+            self._shard(ed)
+        self.weighting = scoring.BM25F()  # while the statistics below are read
+        self.weighting = SharedBM25F(self)
+        self._local = threading.local()  # the readers opened meanwhile had the plain weighting
+
+    def _shard(self, edition: str):
+        """The Whoosh index of `edition`, opened (and its documents read) on first use."""
+        ix = self._shards.get(edition)
+        if ix is not None:
+            return ix
+        with self._lock:
+            ix = self._shards.get(edition)
+            if ix is not None:
+                return ix
+            e = self.edition_by_id[edition]
+            ix = whoosh_index.open_dir(str(self.path), indexname=shard_name(e["shard"]), readonly=True)
+            docs = json.loads((self.path / f"docs-{e['shard']}.json").read_text(encoding="utf-8"))
+            base = self.offset[edition]
+            fam = e.get("family")
+            for i, f in enumerate(docs):
+                self.docs[base + i] = {"group": f["group"], "kind": f["kind"], "edition": f["edition"],
+                                       "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
+                                       "laws": tuple(f.get("laws") or ())}
+                self.by_key[f["key"]] = base + i
+            for i, f in enumerate(docs):
+                found = [(self.by_key[k], share) for k, share in f.get("cites") or () if k in self.by_key]
                 if found:
-                    self.cites[d] = found
-        self._preload()
+                    self.cites[base + i] = found
+            self._shards[edition] = ix
+            return ix
+
+    def reader(self, edition: str):
+        """The Whoosh reader of `edition`'s shard for this thread (a Whoosh
+        searcher is not shared between threads)."""
+        found = getattr(self._local, "searchers", None)
+        if found is None:
+            found = self._local.searchers = {}
+        s = found.get(edition)
+        if s is None:
+            s = found[edition] = self._shard(edition).searcher(weighting=self.weighting)
+        return s
+
+    def shard_of(self, d: int) -> tuple[str, int]:
+        """(edition, document number in its shard) of document `d`."""
+        ed = self.docs[d]["edition"]
+        return ed, d - self.offset[ed]
+
+    def stored(self, d: int) -> dict:
+        ed, local = self.shard_of(d)
+        return self.reader(ed).reader().stored_fields(local)
 
     @classmethod
     def open(cls, index_dir: Path) -> "Searcher":
@@ -209,14 +301,6 @@ class Searcher:
             while len(cls._cache) > cls.CACHE_SIZE:
                 cls._cache.popitem(last=False)
         return searcher
-
-    @property
-    def whoosh(self):
-        """A Whoosh searcher for this thread (they are not shared between threads)."""
-        s = getattr(self._local, "searcher", None)
-        if s is None:
-            s = self._local.searcher = self.ix.searcher(weighting=WEIGHTING)
-        return s
 
     # --- the query --------------------------------------------------------------
 
@@ -261,8 +345,7 @@ class Searcher:
             return True
         if synonyms().known(t):
             return True
-        reader = self.whoosh.reader()
-        return any((f, t) in reader for f, _ in FIELDS)
+        return any((f, t) in self.reader(ed).reader() for ed in self.default_editions for f, _ in FIELDS)
 
     def _correct(self, word: str) -> str | None:
         """The corpus word nearest `word`: fewest edits (a swap of two letters is
@@ -288,43 +371,61 @@ class Searcher:
 
     # --- scoring -------------------------------------------------------------------
 
-    def _postings(self, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
-        """BM25F score and positions of term `t` in `field`, by document number.
-        The index never changes under a Searcher, so they are cached."""
-        key = (field, t)
-        found = self._post_cache.get(key)
-        if found is not None:
-            return found
-        if self._preloaded:
-            # every term of the index was read when it opened: this one is in
-            # no document, and is not kept (a robot types endless new words)
-            return _NO_POSTINGS
+    def _postings(self, field: str, t: str, editions: tuple[str, ...]) -> tuple[dict[int, float], dict[int, tuple]]:
+        """BM25F score and positions of term `t` in `field`, by document number,
+        in the shards of `editions`."""
+        if len(editions) == 1:
+            return self._shard_postings(editions[0], field, t)
         scores: dict[int, float] = {}
         positions: dict[int, tuple] = {}
-        s = self.whoosh
-        if key in s.reader():
-            m = s.postings(field, t)
-            while m.is_active():
-                d = m.id()
-                scores[d] = m.score()
-                positions[d] = tuple(m.value_as("positions"))
-                m.next()
-        self._post_cache[key] = found = (scores, positions)
+        for ed in editions:
+            sc, pos = self._shard_postings(ed, field, t)
+            if sc:
+                scores.update(sc)
+                positions.update(pos)
+        return scores, positions
+
+    def _shard_postings(self, edition: str, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
+        """A term's postings in one shard, read on first use and kept while
+        they are used: the shard never changes under a Searcher.  What is
+        kept is bounded (MAX_CACHED_POSTINGS, least recently used first out),
+        so a worker's memory does not grow with the editions searched, and a
+        term no document has is never kept (a robot types endless new words)."""
+        key = (edition, field, t)
+        cache = self._post_cache
+        found = cache.get(key)
+        if found is not None:
+            try:
+                cache.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
+            return found
+        s = self.reader(edition)
+        if (field, t) not in s.reader():
+            return _NO_POSTINGS
+        base = self.offset[edition]
+        scores: dict[int, float] = {}
+        positions: dict[int, tuple] = {}
+        m = s.postings(field, t)
+        while m.is_active():
+            d = base + m.id()
+            scores[d] = m.score()
+            positions[d] = tuple(m.value_as("positions"))
+            m.next()
+        found = (scores, positions)
+        with self._lock:
+            if key not in cache:
+                cache[key] = found
+                self._post_cached += len(scores)
+                while self._post_cached > MAX_CACHED_POSTINGS and len(cache) > 1:
+                    _, (old, _) = cache.popitem(last=False)
+                    self._post_cached -= len(old)
         return found
 
-    def _preload(self) -> None:
-        """Read every term's postings once, now: the corpus is small (a few
-        thousand terms), and then no search pays for reading the index."""
-        reader = self.whoosh.reader()
-        for field, _ in FIELDS:
-            for t in reader.lexicon(field):
-                self._postings(field, t.decode("utf-8") if isinstance(t, bytes) else t)
-        self._preloaded = True
-
-    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int) -> dict[int, float]:
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> dict[int, float]:
         """Documents with every term of `phrase` in `field`: the sum of the
         terms' scores, halved unless they stand in order at most `slop` apart."""
-        posts = [self._postings(field, t) for t in phrase]
+        posts = [self._postings(field, t, eds) for t in phrase]
         docs = set(posts[0][0])
         for sc, _ in posts[1:]:
             docs &= sc.keys()
@@ -334,15 +435,18 @@ class Searcher:
             out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
         return out
 
-    def _together(self, field: str, phrase: tuple[str, ...], slop: int) -> set[int]:
-        posts = [self._postings(field, t) for t in phrase]
+    def _together(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> set[int]:
+        posts = [self._postings(field, t, eds) for t in phrase]
         docs = set(posts[0][0])
         for sc, _ in posts[1:]:
             docs &= sc.keys()
         return {d for d in docs if _in_order([pos[d] for _, pos in posts], slop)}
 
-    def score(self, slots: list[Slot]) -> dict[int, float]:
-        """Document number -> score of the query (see the module docstring)."""
+    def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
+        """Document number -> score of the query in the shards of `editions`
+        (default: the editions a search with no edition asked searches; see
+        the module docstring)."""
+        eds = tuple(editions or self.default_editions)
         fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
@@ -352,8 +456,8 @@ class Searcher:
             summed: dict[int, float] = {}
             for phrase, weight in slot.all():
                 for field, boost in fields:
-                    scores = (self._postings(field, phrase[0])[0] if len(phrase) == 1
-                              else self._phrase(field, phrase, slop=1))
+                    scores = (self._postings(field, phrase[0], eds)[0] if len(phrase) == 1
+                              else self._phrase(field, phrase, 1, eds))
                     f = boost * weight
                     for d, sc in scores.items():
                         v = sc * f
@@ -370,7 +474,7 @@ class Searcher:
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
             for field, _ in fields:
-                together |= self._together(field, flat, slop=2)
+                together |= self._together(field, flat, 2, eds)
             if self.ranking.index_weight:
                 together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
             for d in together:
@@ -494,12 +598,18 @@ class Searcher:
         if not parsed:
             return None
         _law, pid = parsed
-        eds = [e for e in self.code_editions if e["id"] == edition] if edition else self.code_editions
-        for cand in citations.candidates(pid):
-            for e in eds:
-                d = self.by_key.get(f"law|{e['id']}|{cand}")
-                if d is not None:
-                    return d
+        if edition:
+            tiers = [[e["id"] for e in self.code_editions if e["id"] == edition]]
+        else:  # the editions searched first; an older code only for what they lack
+            first = [e["id"] for e in self.code_editions if e["id"] in self.default_editions]
+            tiers = [first, [e["id"] for e in self.code_editions if e["id"] not in first]]
+        for eds in tiers:
+            for cand in citations.candidates(pid):
+                for ed in eds:
+                    self._shard(ed)
+                    d = self.by_key.get(f"law|{ed}|{cand}")
+                    if d is not None:
+                        return d
         return None
 
     # --- the search -------------------------------------------------------------------
@@ -529,7 +639,9 @@ class Searcher:
             groups[self.docs[cited]["group"]] = [(_CITED, cited)]
         if prepared.slots:
             scored = []
-            scores = self.score(prepared.slots)
+            eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
+                   else self.default_editions)
+            scores = self.score(prepared.slots, eds)
             evidence = self._guide_evidence(scores)
             rk = self.ranking
             for d, score in scores.items():
@@ -563,15 +675,15 @@ class Searcher:
         return out
 
     def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
-        reader = self.whoosh.reader()
         score, d = members[0]
-        doc = reader.stored_fields(d)
+        doc = self.stored(d)
         text = doc.get("text") or ""
         if not text.strip() and doc["kind"] == "law":
             # a provision with no text of its own (27B1): show its first children's
             nxt = d + 1
-            while nxt < len(self.docs) and len(text) < SNIPPET_CHARS:
-                o = reader.stored_fields(nxt)
+            while (nxt < len(self.docs) and len(text) < SNIPPET_CHARS and self.docs[nxt] is not None
+                   and self.docs[nxt]["edition"] == doc["edition"]):
+                o = self.stored(nxt)
                 if o["kind"] != "law" or o["edition"] != doc["edition"] or o.get("law") != doc.get("law"):
                     break
                 text += f" {o['provision']} {o.get('heading') or ''} {o.get('text') or ''}"
@@ -584,7 +696,7 @@ class Searcher:
             result["laws"] = list(doc.get("laws") or [])
         more = []
         for _, other in members[1:1 + MORE_PER_GROUP]:
-            o = reader.stored_fields(other)
+            o = self.stored(other)
             more.append({"edition": o["edition"], "provision": o["provision"],
                          "heading": o.get("heading") or "", "url": o["url"]})
         result["more"] = more
