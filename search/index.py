@@ -23,8 +23,9 @@ One document per searchable thing:
   length of their words.
 
 Each edition is a Whoosh index of its own (a shard, `laws-<n>`), with
-`docs-<n>.json` beside it (what a Searcher keeps of each document: key,
-kind, group, law...), so that a search reads only the editions it searches
+`docs-<n>.pickle` beside it (what a Searcher keeps of each document: key,
+kind, group, law, what a result shows) and `postings-<n>.bin` (every term's
+postings as Whoosh scores them; see `_write_postings`), so that a search reads only the editions it searches
 (see `default_editions`) and a worker's memory and first search do not grow
 with the number of codes in the corpus.
 
@@ -39,13 +40,17 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
+import struct
 import time
 from collections import Counter
+from math import log
 from pathlib import Path
 from urllib.parse import quote
 
 from whoosh import index as whoosh_index
+from whoosh import scoring
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from search import offline
@@ -53,6 +58,7 @@ from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
 META = "meta.json"
+SCORED = ("heading", "context", "title", "text")  # the fields searched (search/query.py FIELDS)
 KINDS = ("law", "definition", "guide")  # the `kind` filter's values; index entries are never results
 # an index entry citing a whole law gives its provisions this share of its
 # score: the law's title weighs as much against a provision's heading
@@ -233,10 +239,86 @@ def shard_name(n: int) -> str:
 
 
 def doc_meta(doc: dict) -> dict:
-    """What ranking, grouping and citations need of a document, without its text."""
-    return {"key": doc["key"], "kind": doc["kind"], "edition": doc["edition"], "group": doc["group"],
-            "ord": doc.get("ord") or 0, "law": doc.get("law"), "laws": list(doc.get("laws") or ()),
-            **({"cites": doc["cites"]} if doc.get("cites") else {})}
+    """What ranking, grouping, citations and a result need of a document."""
+    out = {"key": doc["key"], "kind": doc["kind"], "edition": doc["edition"], "group": doc["group"],
+           "ord": doc.get("ord") or 0, "law": doc.get("law"), "laws": list(doc.get("laws") or ()),
+           "provision": doc["provision"], "url": doc["url"]}
+    if doc.get("cites"):
+        out["cites"] = doc["cites"]
+    if doc["kind"] != "entry":  # an entry is never shown
+        out |= {"title": doc["title"], "heading": doc["heading"], "text": doc["text"]}
+    return out
+
+
+class SharedBM25F(scoring.BM25F):
+    """Whoosh's BM25F with the collection statistics (documents, field
+    lengths, each term's document frequency) of the default editions taken
+    together, whichever shard is scored: scores from different shards
+    compare, an edition searched alone ranks as it does among the others,
+    and adding old codes to the corpus changes no score."""
+
+    def __init__(self, readers: list):
+        super().__init__(B=0.75, K1=1.2)
+        self.readers = readers
+        self.doc_count = sum(r.doc_count_all() for r in readers) or 1
+        self.avgfl = {f: (sum(r.field_length(f) for r in readers) / self.doc_count) or 1 for f in SCORED}
+
+    def idf(self, searcher, fieldname, text):
+        n = sum(r.doc_frequency(fieldname, text) for r in self.readers)
+        return log(self.doc_count / (n + 1)) + 1
+
+    def scorer(self, searcher, fieldname, text, qf=1):
+        sc = scoring.BM25FScorer.__new__(scoring.BM25FScorer)
+        sc.idf, sc.avgfl = self.idf(searcher, fieldname, text), self.avgfl.get(fieldname, 1)
+        sc.B, sc.K1, sc.qf = self.B, self.K1, qf
+        sc.setup(searcher, fieldname, text)
+        return sc
+
+
+def docs_file(n: int) -> str:
+    return f"docs-{n}.pickle"
+
+
+def postings_file(n: int) -> str:
+    return f"postings-{n}.bin"
+
+
+def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None:
+    """Every term's postings in every shard, scored by Whoosh (SharedBM25F),
+    written as `postings-<n>.bin`: pickled (document numbers, scores,
+    positions) one term after the other, then the table (field, term) ->
+    (offset, length), then the table's offset (8 bytes).  A Searcher reads a
+    term's postings with one read when it first needs them, rather than
+    through Whoosh's matchers (about a millisecond a term and shard) or all
+    of them when it opens (seconds, and memory growing with the editions)."""
+    shards = {e["id"]: whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True)
+              for e in editions}
+    readers = [shards[ed].reader() for ed in default]
+    weighting = SharedBM25F(readers)
+    try:
+        for e in editions:
+            with shards[e["id"]].searcher(weighting=weighting) as s, \
+                    open(tmp / postings_file(e["shard"]), "wb") as out:
+                table = {}
+                for field in SCORED:
+                    for t in s.reader().lexicon(field):
+                        t = t.decode("utf-8") if isinstance(t, bytes) else t
+                        ids, scores, positions = [], [], []
+                        m = s.postings(field, t)
+                        while m.is_active():
+                            ids.append(m.id())
+                            scores.append(m.score())
+                            positions.append(tuple(m.value_as("positions")))
+                            m.next()
+                        blob = pickle.dumps((ids, scores, positions), protocol=5)
+                        table[(field, t)] = (out.tell(), len(blob))
+                        out.write(blob)
+                at = out.tell()
+                out.write(pickle.dumps(table, protocol=5))
+                out.write(struct.pack("<Q", at))
+    finally:
+        for r in readers:
+            r.close()
 
 
 def build(db, out_dir: Path) -> Path:
@@ -269,13 +351,13 @@ def build(db, out_dir: Path) -> Path:
                                                              doc.get("context") or "")))
                                   if w.isalpha() and len(w) > 1)
             writer.commit(optimize=True)
-            (tmp / f"docs-{n}.json").write_text(json.dumps([doc_meta(d) for d in docs], ensure_ascii=False),
-                                                encoding="utf-8")
+            (tmp / docs_file(n)).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
         default = default_editions(editions)
         meta = {"editions": editions, "default_editions": default,
                 "documents": sum(e["documents"] for e in editions), "vocabulary": dict(vocabulary.most_common()),
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
+        _write_postings(tmp, editions, default)
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
         # offline, the phone searches what a search with no edition searches
         offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],

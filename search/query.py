@@ -23,9 +23,11 @@ How a query is answered:
    search/index.py `default_editions` (the code in force, the code before
    it, the rubber code, the guide), however many old codes the corpus holds;
    with an edition asked, that edition (and the guide, as evidence).  Each
-   edition is a Whoosh index of its own (a shard), opened when first
-   searched; scores use the collection statistics of the default editions
-   together (SharedBM25F), so they compare across shards.
+   edition is a Whoosh index of its own (a shard), whose postings Whoosh
+   scored at build time with the statistics of the default editions together
+   (search/index.py SharedBM25F, so scores compare across shards); a shard
+   is opened when first searched, and a term's postings read from it when
+   first needed.
 4. Ranking: Whoosh's BM25F score of each term in each field, weighted
    heading x3, the headings of the sections a provision is in x2, law title
    x1.5, text x1.  The official index's entries are documents of their own
@@ -40,9 +42,8 @@ How a query is answered:
    another family (rubber bridge) weigh a little less, so the Laws of
    Duplicate Bridge come first on a tie.  The scores are combined here
    rather than by Whoosh's query objects; a term's postings (BM25F scores
-   and positions) in a shard are read when first needed and kept, up to
-   MAX_CACHED_POSTINGS, so opening costs next to nothing and a warm search
-   a few milliseconds.
+   and positions) are kept once read, up to MAX_CACHED_POSTINGS, so opening
+   costs a few milliseconds and so does a search.
 5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
@@ -53,7 +54,10 @@ How a query is answered:
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import re
+import struct
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -65,41 +69,14 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from whoosh import index as whoosh_index
-from whoosh import scoring
 
 from laws import citations
-from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
-from search.index import KINDS, META, shard_name
+from search.analysis import NUMBER_WORDS, SUITS, WORD, remember_terms, spans, term
+from search.index import KINDS, META, docs_file, postings_file
 from search.synonyms import Slot, synonyms
 
 FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0))
 
-
-class SharedBM25F(scoring.BM25F):
-    """Whoosh's BM25F with the collection statistics (documents, field
-    lengths, each term's document frequency) of the editions a search with no
-    edition asked searches, taken together, whichever shard is read: scores
-    from different shards compare, an edition searched alone ranks as it does
-    among the others, and adding old codes to the corpus changes no score."""
-
-    def __init__(self, searcher: "Searcher"):
-        super().__init__(B=0.75, K1=1.2)
-        self.owner = searcher
-        readers = [searcher.reader(ed).reader() for ed in searcher.default_editions]
-        self.doc_count = sum(r.doc_count_all() for r in readers) or 1
-        self.avgfl = {f: (sum(r.field_length(f) for r in readers) / self.doc_count) or 1 for f, _ in FIELDS}
-
-    def idf(self, searcher, fieldname, text):
-        n = sum(self.owner.reader(ed).reader().doc_frequency(fieldname, text) for ed in self.owner.default_editions)
-        return log(self.doc_count / (n + 1)) + 1
-
-    def scorer(self, searcher, fieldname, text, qf=1):
-        sc = scoring.BM25FScorer.__new__(scoring.BM25FScorer)
-        sc.idf, sc.avgfl = self.idf(searcher, fieldname, text), self.avgfl.get(fieldname, 1)
-        sc.B, sc.K1, sc.qf = self.B, self.K1, qf
-        sc.setup(searcher, fieldname, text)
-        return sc
 
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
@@ -196,8 +173,8 @@ class Searcher:
             raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
         meta = json.loads((self.path / META).read_text(encoding="utf-8"))
         self.editions: list[dict] = meta["editions"]
-        if not all("shard" in e for e in self.editions) or not whoosh_index.exists_in(
-                str(self.path), indexname=shard_name(0)):
+        if not all("shard" in e for e in self.editions) or not all(
+                (self.path / postings_file(e["shard"])).exists() for e in self.editions):
             raise IndexMissing(f"no search index at {self.path} (or one of an older format): "
                                "run `flask --app app build`")
         self.edition_by_id = {e["id"]: e for e in self.editions}
@@ -205,7 +182,10 @@ class Searcher:
         self.default_editions: tuple[str, ...] = tuple(meta.get("default_editions") or
                                                        [e["id"] for e in self.editions])
         self.vocabulary: dict[str, int] = meta["vocabulary"]
-        remember_terms(meta.get("terms", {}))
+        self._terms: dict[str, str | None] = meta.get("terms", {})
+        remember_terms(self._terms)
+        self._surface: dict[str, set[str]] | None = None  # term -> the corpus's words with it
+        self._patterns: dict[frozenset, re.Pattern] = {}
         self._vocab_by_len: dict[int, list[str]] = {}
         for w in self.vocabulary:
             self._vocab_by_len.setdefault(len(w), []).append(w)
@@ -234,73 +214,84 @@ class Searcher:
         self.by_key: dict[str, int] = {}
         # index entries (search/index.py): entry document -> [(cited document, share)]
         self.cites: dict[int, list[tuple[int, float]]] = {}
-        self._shards: dict[str, object] = {}
+        self._shards: dict[str, tuple[int, dict]] = {}  # edition -> (postings file, its table)
         for ed in self.default_editions:
             self._shard(ed)
-        self.weighting = scoring.BM25F()  # while the statistics below are read
-        self.weighting = SharedBM25F(self)
-        self._local = threading.local()  # the readers opened meanwhile had the plain weighting
 
-    def _shard(self, edition: str):
-        """The Whoosh index of `edition`, opened (and its documents read) on first use."""
-        ix = self._shards.get(edition)
-        if ix is not None:
-            return ix
+    def _shard(self, edition: str) -> tuple[int, dict]:
+        """The postings file of `edition`'s shard and its table of terms
+        (search/index.py `_write_postings`), opened, and the shard's documents
+        read, on first use."""
+        found = self._shards.get(edition)
+        if found is not None:
+            return found
         with self._lock:
-            ix = self._shards.get(edition)
-            if ix is not None:
-                return ix
+            found = self._shards.get(edition)
+            if found is not None:
+                return found
             e = self.edition_by_id[edition]
-            ix = whoosh_index.open_dir(str(self.path), indexname=shard_name(e["shard"]), readonly=True)
-            docs = json.loads((self.path / f"docs-{e['shard']}.json").read_text(encoding="utf-8"))
+            docs = pickle.loads((self.path / docs_file(e["shard"])).read_bytes())
             base = self.offset[edition]
             fam = e.get("family")
             for i, f in enumerate(docs):
-                self.docs[base + i] = {"group": f["group"], "kind": f["kind"], "edition": f["edition"],
-                                       "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
-                                       "laws": tuple(f.get("laws") or ())}
+                f["family"], f["laws"] = fam, tuple(f.get("laws") or ())
+                self.docs[base + i] = f
                 self.by_key[f["key"]] = base + i
             for i, f in enumerate(docs):
-                found = [(self.by_key[k], share) for k, share in f.get("cites") or () if k in self.by_key]
+                found = [(self.by_key[k], share) for k, share in f.pop("cites", None) or () if k in self.by_key]
                 if found:
                     self.cites[base + i] = found
-            self._shards[edition] = ix
-            return ix
+            fd = os.open(self.path / postings_file(e["shard"]), os.O_RDONLY)
+            size = os.fstat(fd).st_size
+            (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
+            table = pickle.loads(os.pread(fd, size - 8 - at, at))
+            self._shards[edition] = found = (fd, table)
+            return found
 
-    def reader(self, edition: str):
-        """The Whoosh reader of `edition`'s shard for this thread (a Whoosh
-        searcher is not shared between threads)."""
-        found = getattr(self._local, "searchers", None)
-        if found is None:
-            found = self._local.searchers = {}
-        s = found.get(edition)
-        if s is None:
-            s = found[edition] = self._shard(edition).searcher(weighting=self.weighting)
-        return s
+    def __del__(self):
+        for fd, _ in getattr(self, "_shards", {}).values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
-    def shard_of(self, d: int) -> tuple[str, int]:
-        """(edition, document number in its shard) of document `d`."""
-        ed = self.docs[d]["edition"]
-        return ed, d - self.offset[ed]
+    def words_of(self, terms_set: frozenset) -> re.Pattern | None:
+        """A pattern finding the words of a text that may have one of `terms_set`
+        (every word of the corpus with that term, the term itself, numbers in
+        words, suit symbols); `snippet` checks each word's term."""
+        found = self._patterns.get(terms_set)
+        if found is not None:
+            return found
+        if self._surface is None:
+            surface: dict[str, set[str]] = {}
+            for w, t in self._terms.items():
+                if t:
+                    surface.setdefault(t, set()).add(w)
+            for w, n in NUMBER_WORDS.items():
+                surface.setdefault(n, set()).add(w)
+            for sym, name in SUITS.items():
+                t = term(name)
+                if t:
+                    surface.setdefault(t, set()).add(sym)
+            self._surface = surface
+        alts = set()
+        for t in terms_set:
+            alts |= self._surface.get(t, set()) | {t}
+            if t.isdigit():
+                alts |= {t + x for x in ("st", "nd", "rd", "th")}
+        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(a) for a in sorted(alts, key=len, reverse=True))
+                             + r")(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+        if len(self._patterns) > 256:
+            self._patterns.clear()
+        self._patterns[terms_set] = pattern
+        return pattern
+
+    def has_term(self, edition: str, field: str, t: str) -> bool:
+        return (field, t) in self._shard(edition)[1]
 
     def stored(self, d: int) -> dict:
-        ed, local = self.shard_of(d)
-        return self.reader(ed).reader().stored_fields(local)
-
-    @classmethod
-    def open(cls, index_dir: Path) -> "Searcher":
-        key = str(Path(index_dir).resolve())
-        with cls._cache_lock:
-            found = cls._cache.get(key)
-            if found is not None:
-                cls._cache.move_to_end(key)
-                return found
-        searcher = cls(Path(key))
-        with cls._cache_lock:
-            cls._cache[key] = searcher
-            while len(cls._cache) > cls.CACHE_SIZE:
-                cls._cache.popitem(last=False)
-        return searcher
+        """What a result shows of document `d`."""
+        return self.docs[d]
 
     # --- the query --------------------------------------------------------------
 
@@ -345,7 +336,7 @@ class Searcher:
             return True
         if synonyms().known(t):
             return True
-        return any((f, t) in self.reader(ed).reader() for ed in self.default_editions for f, _ in FIELDS)
+        return any(self.has_term(ed, f, t) for ed in self.default_editions for f, _ in FIELDS)
 
     def _correct(self, word: str) -> str | None:
         """The corpus word nearest `word`: fewest edits (a swap of two letters is
@@ -400,19 +391,16 @@ class Searcher:
             except KeyError:  # evicted by another thread meanwhile
                 pass
             return found
-        s = self.reader(edition)
-        if (field, t) not in s.reader():
+        fd, table = self._shard(edition)
+        where = table.get((field, t))
+        if where is None:
             return _NO_POSTINGS
+        ids, sc, pos = pickle.loads(os.pread(fd, where[1], where[0]))
         base = self.offset[edition]
-        scores: dict[int, float] = {}
-        positions: dict[int, tuple] = {}
-        m = s.postings(field, t)
-        while m.is_active():
-            d = base + m.id()
-            scores[d] = m.score()
-            positions[d] = tuple(m.value_as("positions"))
-            m.next()
-        found = (scores, positions)
+        if base:
+            ids = [base + i for i in ids]
+        found = (dict(zip(ids, sc)), dict(zip(ids, pos)))
+        scores = found[0]
         with self._lock:
             if key not in cache:
                 cache[key] = found
@@ -691,7 +679,8 @@ class Searcher:
         result = {"edition": doc["edition"], "law": doc.get("law"), "provision": doc["provision"],
                   "title": tidy_title(doc.get("title") or ""), "heading": doc.get("heading") or "",
                   "kind": doc["kind"], "match": "citation" if score == _CITED else "words",
-                  "snippet": str(snippet(text, terms_set)), "url": doc["url"]}
+                  "snippet": str(snippet(text, terms_set, words=self.words_of(frozenset(terms_set)))),
+                  "url": doc["url"]}
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
         more = []
@@ -733,13 +722,20 @@ def _in_order(positions: list[tuple], slop: int) -> bool:
 
 # --- snippets -----------------------------------------------------------------
 
-def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS) -> Markup:
+def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re.Pattern | None = None) -> Markup:
     """The window of `text` with the most different query terms, the matches
-    in <mark>, everything else escaped."""
+    in <mark>, everything else escaped.  `words`, a pattern of the words that
+    have those terms (`Searcher.words_of`), spares analysing every word of a
+    long text."""
     text = text.strip()
     if not text:
         return Markup("")
-    hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set] if terms_set else []
+    if not terms_set:
+        hits = []
+    elif words is not None:
+        hits = [(m.start(), m.end(), t) for m in words.finditer(text) if (t := term(m[0].lower())) in terms_set]
+    else:
+        hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set]
     start = 0
     if hits:
         best, best_n, j = hits[0][0], 0, 0
