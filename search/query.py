@@ -293,6 +293,21 @@ class Searcher:
         """What a result shows of document `d`."""
         return self.docs[d]
 
+    @classmethod
+    def open(cls, index_dir: Path) -> "Searcher":
+        key = str(Path(index_dir).resolve())
+        with cls._cache_lock:
+            found = cls._cache.get(key)
+            if found is not None:
+                cls._cache.move_to_end(key)
+                return found
+        searcher = cls(Path(key))
+        with cls._cache_lock:
+            cls._cache[key] = searcher
+            while len(cls._cache) > cls.CACHE_SIZE:
+                cls._cache.popitem(last=False)
+        return searcher
+
     # --- the query --------------------------------------------------------------
 
     def prepare(self, q: str) -> Prepared:
