@@ -56,7 +56,8 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
         "ranking": {
             "boost": {f: (rk.title_weight if f == "title" else b) for f, b in query.FIELDS},
             "expansion": EXPANSION_WEIGHT, "all_terms_bonus": query.ALL_TERMS_BONUS,
-            "index_weight": rk.index_weight,
+            "index_weight": rk.index_weight, "field_tiebreak": query.FIELD_TIEBREAK,
+            "phrase_bonus": query.PHRASE_BONUS,
             "other_family": query.OTHER_FAMILY_WEIGHT, "in_force": query.IN_FORCE_WEIGHT,
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
             "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),
