@@ -1,16 +1,26 @@
 """Comparing editions: which laws, which provisions and which words changed.
 
-Build time (`build`): for every pair of codes (editions of kind 'code') that
-share a law, the provisions of that law are aligned and each aligned pair is
-given a status and its word-level differences.  The results go in two tables:
+Build time (`build`): successive codes of each family (for each law, every
+code that has it against the next one that has it: `successive_pairs`) are
+compared; the provisions of each law are aligned and each aligned pair is
+given a status and its word-level differences.  That is linear in editions:
+thirty codes of one family make twenty-nine pairs, not 435.  The results go
+in the store:
 
-    law_comparisons  one row per (older edition, newer edition, law): status,
-                     counts, title change, changed cross-references
-    alignments       one row per change: the provisions on each side, status,
-                     similarity score, word ops on the corrected text (`ops`)
-                     and on the sources' raw readings (`raw_ops`)
+    law_comparisons      one row per (older edition, newer edition, law): status,
+                         counts, title change, changed cross-references
+    alignments           one row per change: the provisions on each side, status,
+                         similarity score, word ops on the corrected text (`ops`)
+                         and on the sources' raw readings (`raw_ops`)
+    alignment_overrides  the corpus's curated alignments, for comparisons made later
 
-Pairs are stored once, older -> newer (by year, then manifest order);
+Serve time (`law_data`): any other pair of codes (2007 against a rubber code,
+or two codes of a family further apart) is compared when a reader first asks
+for it, by the same function over the read-only store, and kept in a bounded
+in-memory cache (why there: see ON_DEMAND_LAWS).  No comparison a reader
+never asks for is made.
+
+Pairs are compared once, older -> newer (by year, then manifest order);
 `diff` reverses them when asked the other way round, which only swaps
 inserts and deletes.
 
@@ -46,8 +56,10 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from bisect import bisect_left
+from collections import OrderedDict
 from dataclasses import dataclass, field
 import functools
 from difflib import SequenceMatcher
@@ -93,10 +105,16 @@ _CITATION = re.compile(r"^\d{1,3}(?:[A-H](?:\d{1,2}(?:\([a-z]{1,4}\))*)?)?$")
 
 # ---------------------------------------------------------------- text
 
+@functools.lru_cache(maxsize=16384)
 def normalise(text: str) -> str:
     """What is compared: whitespace collapsed, quote marks and dashes unified,
-    footnote marks dropped.  Case is kept (it is the text's own)."""
-    return " ".join(t for t in (text or "").translate(_QUOTES).split() if not _FOOTNOTE_MARK.match(t))
+    footnote marks dropped.  Case is kept (it is the text's own).  Cached: a
+    provision's text is compared with the codes either side of it, several
+    times each."""
+    words = (text or "").translate(_QUOTES).split()
+    if not any(c in text for c in "*†‡"):  # no footnote mark to drop: the common case
+        return " ".join(words)
+    return " ".join(t for t in words if not _FOOTNOTE_MARK.match(t))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -123,6 +141,9 @@ def word_ops(old: str, new: str) -> list[list[str]]:
     insert.  Joining the equal and delete texts gives the old text, the equal
     and insert texts the new one (equal runs show the new text's spacing)."""
     a, b = _tokens(old), _tokens(new)
+    if a == b:  # the same words: what SequenceMatcher would say, without it
+        text = "".join(t[0] for t in b)
+        return [["equal", text]] if text else []
     ops: list[list[str]] = []
 
     def add(op: str, toks) -> None:
@@ -265,6 +286,16 @@ def align(a: list[Unit], b: list[Unit], overrides: list[dict] = ()) -> list[Grou
         ua = [u for u in a if _named(u, o["from_provisions"])]
         ub = [u for u in b if _named(u, o["to_provisions"])]
         new_group(ua, ub, _ratio(ua, ub) if ua and ub else 0.0, "override", o["reason"])
+
+    # the same words under the same id, matched at once: no other candidate
+    # can outrank such a pair (it scores 100 plus the same-id bonus, which no
+    # other partner of either unit can have), so the greedy pass below would
+    # take it anyway; between successive codes most of a law is this
+    exact: dict[tuple, Unit] = {(ub.pid, ub.para, ub.kind, ub.key): ub for ub in b if ub.key}
+    for ua in a:
+        ub = exact.get((ua.pid, ua.para, ua.kind, ua.key)) if ua.key else None
+        if ub is not None and (0, ua.index) not in group_of and (1, ub.index) not in group_of:
+            new_group([ua], [ub], 100.0, "auto")
 
     # one-to-one, best first
     candidates = []
@@ -651,18 +682,65 @@ def load_overrides(corpus_dir: Path | None) -> list[dict]:
 
 # ---------------------------------------------------------------- build
 
-def _pair_order(editions: list[dict]) -> list[tuple[dict, dict]]:
+def successive_pairs(editions: list[dict], laws: dict[str, dict[int, str]]) -> dict[tuple[str, str], list[int]]:
+    """The comparisons made at build time: in each family, for each law, every
+    code that has the law with the next one that has it (by year, then
+    manifest order).  Linear in editions: a reader follows a law through its
+    family's codes one step at a time; any other pair (2007 against a 1987
+    code, a rubber code against a duplicate one) is compared when first asked
+    for (`law_data`).  {(older id, newer id): [law, ...]}"""
     codes = sorted((e for e in editions if e["kind"] == "code"), key=lambda e: (e["year"], e["ord"]))
-    return [(x, y) for i, x in enumerate(codes) for y in codes[i + 1:]]
+    out: dict[tuple[str, str], list[int]] = {}
+    for family in _unique(e["family"] for e in codes):
+        chain = [e["id"] for e in codes if e["family"] == family]
+        for number in sorted({n for eid in chain for n in laws.get(eid, {})}):
+            having = [eid for eid in chain if number in laws.get(eid, {})]
+            for old, new in zip(having, having[1:]):
+                out.setdefault((old, new), []).append(number)
+    return out
+
+
+def compare_pair_law(old: str, new: str, number: int, old_provisions: list[dict], new_provisions: list[dict],
+                     title_old: str, title_new: str, overrides: list[dict]) -> tuple[dict, list[dict]]:
+    """One law compared between two editions, as the rows the store keeps:
+    (its law_comparisons row, its alignments rows).  The same function serves
+    the build (successive editions) and the web app (any other pair, on
+    request), so both give the same answer for the same pair."""
+    mine = [o for o in overrides if (o["from"], o["to"], o["law"]) == (old, new, number)]
+    changes = compare_law(old_provisions, new_provisions, mine)
+    title_changed = normalise(title_old).lower() != normalise(title_new).lower()
+    refs = _unique(r for c in changes for r in citation_changes(c["ops"]))
+    c = counts(changes)
+    law_row = {
+        "from_edition": old, "to_edition": new, "law": number,
+        "status": law_status(changes, title_changed), "title_from": title_old, "title_to": title_new,
+        "title_ops": json.dumps(word_ops(title_old, title_new) if title_changed else [], ensure_ascii=False),
+        **c, "refs": json.dumps(refs, ensure_ascii=False), "summary": summary(c, title_changed, refs),
+    }
+    align_rows = [{
+        "from_edition": old, "to_edition": new, "law": number, "ord": ch["ord"], "rev_ord": ch["rev_ord"],
+        "from_provision": ch["from_provision"], "to_provision": ch["to_provision"],
+        "from_provisions": json.dumps(ch["from_provisions"], ensure_ascii=False),
+        "to_provisions": json.dumps(ch["to_provisions"], ensure_ascii=False),
+        "part_of": json.dumps(ch["part_of"], ensure_ascii=False),
+        "status": ch["status"], "score": ch["score"], "how": ch["how"], "reason": ch["reason"],
+        "text_changed": int(ch["text_changed"]), "minor": int(ch["minor"]),
+        "ops": json.dumps(ch["ops"], ensure_ascii=False),
+        "raw_ops": json.dumps(ch["raw_ops"], ensure_ascii=False),
+        "heading_ops": json.dumps(ch["heading_ops"], ensure_ascii=False),
+    } for ch in changes]
+    return law_row, align_rows
 
 
 def build(db, corpus_dir: Path) -> dict:
-    """Compare every pair of codes sharing a law; write the two tables.
-    `db` is the sqlite_utils.Database being built.  Returns figures."""
+    """Compare successive codes of each family (`successive_pairs`) and write
+    the two tables, and the curated overrides the web app needs to compare
+    any other pair the same way.  `db` is the sqlite_utils.Database being
+    built.  Returns figures."""
     t0 = time.perf_counter()
     conn = db.conn
-    conn.execute("drop table if exists alignments")
-    conn.execute("drop table if exists law_comparisons")
+    for table in ("alignments", "law_comparisons", "alignment_overrides"):
+        conn.execute(f"drop table if exists {table}")
     db["law_comparisons"].create({
         "from_edition": str, "to_edition": str, "law": int, "status": str,
         "title_from": str, "title_to": str, "title_ops": str,
@@ -679,57 +757,33 @@ def build(db, corpus_dir: Path) -> dict:
         "text_changed": int, "minor": int,
         "ops": str, "raw_ops": str, "heading_ops": str,  # JSON [[op, text], ...]
     }, pk=("from_edition", "to_edition", "law", "ord"))
+    # the corpus's curated alignments, kept in the store: comparisons made
+    # later by the web app read the store only, never the corpus folder
+    db["alignment_overrides"].create({
+        "from_edition": str, "to_edition": str, "law": int,
+        "from_provisions": str, "to_provisions": str, "reason": str,  # JSON lists
+    })
 
     conn.row_factory = None
-    cols = [d[0] for d in conn.execute("select * from editions limit 0").description]
-    editions = [dict(zip(cols, r)) for r in conn.execute("select * from editions")]
-    laws: dict[str, dict[int, str]] = {}
-    for ed, number, title in conn.execute("select edition, number, title from laws"):
-        laws.setdefault(ed, {})[number] = title or ""
-    provisions: dict[tuple[str, int], list[dict]] = {}
-    for ed, pid, law, heading, text, raw in conn.execute(
-            "select edition, id, law, heading, text, raw_text from provisions order by edition, ord"):
-        provisions.setdefault((ed, law), []).append(
-            {"id": pid, "heading": heading, "text": text, "raw_text": raw})
-
+    editions, laws, provisions = _read_store(conn)
     overrides = load_overrides(corpus_dir)
     _check_overrides(overrides, laws, provisions)
+    db["alignment_overrides"].insert_all([{
+        "from_edition": o["from"], "to_edition": o["to"], "law": o["law"],
+        "from_provisions": json.dumps(o["from_provisions"]), "to_provisions": json.dumps(o["to_provisions"]),
+        "reason": o["reason"]} for o in overrides])
     law_rows, align_rows = [], []
-    figures = {"pairs": 0, "laws": 0, "changes": 0}
-    for old, new in _pair_order(editions):
-        shared = sorted(set(laws.get(old["id"], {})) & set(laws.get(new["id"], {})))
-        if not shared:
-            continue
-        figures["pairs"] += 1
-        for number in shared:
-            mine = [o for o in overrides if (o["from"], o["to"], o["law"]) == (old["id"], new["id"], number)]
-            changes = compare_law(provisions.get((old["id"], number), []),
-                                  provisions.get((new["id"], number), []), mine)
-            title_a, title_b = laws[old["id"]][number], laws[new["id"]][number]
-            title_changed = normalise(title_a).lower() != normalise(title_b).lower()
-            refs = _unique(r for c in changes for r in citation_changes(c["ops"]))
-            c = counts(changes)
-            law_rows.append({
-                "from_edition": old["id"], "to_edition": new["id"], "law": number,
-                "status": law_status(changes, title_changed), "title_from": title_a, "title_to": title_b,
-                "title_ops": json.dumps(word_ops(title_a, title_b) if title_changed else [], ensure_ascii=False),
-                **c, "refs": json.dumps(refs, ensure_ascii=False), "summary": summary(c, title_changed, refs),
-            })
-            for ch in changes:
-                align_rows.append({
-                    "from_edition": old["id"], "to_edition": new["id"], "law": number, "ord": ch["ord"], "rev_ord": ch["rev_ord"],
-                    "from_provision": ch["from_provision"], "to_provision": ch["to_provision"],
-                    "from_provisions": json.dumps(ch["from_provisions"], ensure_ascii=False),
-                    "to_provisions": json.dumps(ch["to_provisions"], ensure_ascii=False),
-                    "part_of": json.dumps(ch["part_of"], ensure_ascii=False),
-                    "status": ch["status"], "score": ch["score"], "how": ch["how"], "reason": ch["reason"],
-                    "text_changed": int(ch["text_changed"]), "minor": int(ch["minor"]),
-                    "ops": json.dumps(ch["ops"], ensure_ascii=False),
-                    "raw_ops": json.dumps(ch["raw_ops"], ensure_ascii=False),
-                    "heading_ops": json.dumps(ch["heading_ops"], ensure_ascii=False),
-                })
+    pairs = successive_pairs(editions, laws)
+    figures = {"pairs": len(pairs), "laws": 0, "changes": 0}
+    for (old, new), numbers in pairs.items():
+        for number in numbers:
+            law_row, rows = compare_pair_law(old, new, number, provisions.get((old, number), []),
+                                             provisions.get((new, number), []), laws[old][number],
+                                             laws[new][number], overrides)
+            law_rows.append(law_row)
+            align_rows += rows
             figures["laws"] += 1
-            figures["changes"] += len(changes)
+            figures["changes"] += len(rows)
     db["law_comparisons"].insert_all(law_rows)
     db["alignments"].insert_all(align_rows)
     db["alignments"].create_index(["from_edition", "from_provision"])
@@ -737,6 +791,27 @@ def build(db, corpus_dir: Path) -> dict:
     conn.commit()
     figures["seconds"] = round(time.perf_counter() - t0, 3)
     return figures
+
+
+def _read_store(conn, law: int | None = None, editions_wanted: tuple[str, ...] = ()):
+    """(editions, {edition: {law: title}}, {(edition, law): [provision dicts]})
+    from the store, all of it or one law of some editions."""
+    cols = [d[0] for d in conn.execute("select * from editions limit 0").description]
+    editions = [dict(zip(cols, tuple(r))) for r in conn.execute("select * from editions")]
+    where, args = "", []
+    if law is not None:
+        where = f" where number = ? and edition in ({','.join('?' * len(editions_wanted))})"
+        args = [law, *editions_wanted]
+    laws: dict[str, dict[int, str]] = {}
+    for ed, number, title in conn.execute("select edition, number, title from laws" + where, args):
+        laws.setdefault(ed, {})[number] = title or ""
+    provisions: dict[tuple[str, int], list[dict]] = {}
+    for ed, pid, number, heading, text, raw in conn.execute(
+            "select edition, id, law, heading, text, raw_text from provisions"
+            + where.replace("number", "law") + " order by edition, ord", args):
+        provisions.setdefault((ed, number), []).append(
+            {"id": pid, "heading": heading, "text": text, "raw_text": raw})
+    return editions, laws, provisions
 
 
 def _check_overrides(overrides: list[dict], laws: dict, provisions: dict) -> None:
@@ -756,6 +831,83 @@ def _check_overrides(overrides: list[dict], laws: dict, provisions: dict) -> Non
                 if pid not in have or (para and not (para.isdigit() and 1 <= int(para) <= paras)):
                     raise SourceError(OVERRIDES, f"an override names provision {pid} of edition '{ed}', "
                                       "which the store does not have", o["line"])
+
+
+# ---------------------------------------------------------------- serve time: on demand
+
+# Pairs not compared at build time are compared on first request, from the
+# read-only store (its provisions and its copy of the curated overrides, so
+# the answer is the build's), and kept in a bounded in-memory LRU per worker
+# process.  Why memory and not files beside the store: the web app never
+# writes (the store, and the build directory it lives in, may be on a
+# read-only disk or behind several stateless workers); one law of one pair
+# takes milliseconds to compare, so a worker recomputing what another already
+# has costs little; a cache in memory is gone with the worker and keyed by
+# the build, so a rebuild can never serve stale comparisons; and requests for
+# every pair of every law cannot fill a disk.  The bound keeps a worker's
+# memory flat: a law's rows are a few KB, ON_DEMAND_LAWS of them at most.
+ON_DEMAND_LAWS = 1024
+_cache_lock = threading.Lock()
+_cache: "OrderedDict[tuple, tuple[dict, list[dict]] | None]" = OrderedDict()
+
+
+def _store_key(conn) -> tuple:
+    """Which build a connection reads: its file and what it was built from
+    (each build has its own directory, but a test may rebuild in place)."""
+    path = conn.execute("pragma database_list").fetchone()[2]
+    row = conn.execute("select value from meta where key = 'corpus'").fetchone()
+    built = conn.execute("select value from meta where key = 'built_at'").fetchone()
+    return (path, row[0] if row else None, built[0] if built else None)
+
+
+def compute_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:
+    """One law of two codes compared now, from the store: the rows the build
+    would have stored (`compare_pair_law`), or None when the pair cannot be
+    compared (not two codes, or one lacks the law).  Not cached."""
+    eds = _editions(conn)
+    if eds[old]["kind"] != "code" or eds[new]["kind"] != "code":
+        return None
+    _, laws, provisions = _read_store(conn, number, (old, new))
+    if number not in laws.get(old, {}) or number not in laws.get(new, {}):
+        return None
+    overrides = [{"from": r["from_edition"], "to": r["to_edition"], "law": r["law"],
+                  "from_provisions": json.loads(r["from_provisions"]),
+                  "to_provisions": json.loads(r["to_provisions"]), "reason": r["reason"]}
+                 for r in conn.execute("select * from alignment_overrides where from_edition = ? "
+                                       "and to_edition = ? and law = ?", [old, new, number])]
+    return compare_pair_law(old, new, number, provisions.get((old, number), []), provisions.get((new, number), []),
+                            laws[old][number], laws[new][number], overrides)
+
+
+def _stored_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:
+    law = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
+                       [old, new, number]).fetchone()
+    if law is None:
+        return None
+    rows = conn.execute("select * from alignments where from_edition = ? and to_edition = ? and law = ? "
+                        "order by ord", [old, new, number]).fetchall()
+    return dict(law), [dict(r) for r in rows]
+
+
+def law_data(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:
+    """One law of a pair (`old` the older, as `_canonical` orders them): the
+    stored comparison for successive editions, else the one computed on
+    first request and cached.  None when the pair cannot be compared."""
+    stored = _stored_law(conn, old, new, number)
+    if stored is not None:
+        return stored
+    key = (_store_key(conn), old, new, number)
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    value = compute_law(conn, old, new, number)  # outside the lock: two workers' threads may both compute it once
+    with _cache_lock:
+        _cache[key] = value
+        _cache.move_to_end(key)
+        while len(_cache) > ON_DEMAND_LAWS:
+            _cache.popitem(last=False)
+    return value
 
 
 # ---------------------------------------------------------------- reading (web app)
@@ -791,7 +943,9 @@ def _law_numbers(conn, edition: str) -> list[int]:
 
 
 def pairs(conn) -> list[dict]:
-    """Every stored pair of editions, newest first, with how many shared laws changed."""
+    """The pairs compared at build time (successive codes of a family), newest
+    first, with how many shared laws changed.  Any other pair of codes can be
+    compared too (`overview`, `diff`): see `other_pairs`."""
     eds = _editions(conn)
     out = []
     for r in conn.execute(
@@ -809,17 +963,53 @@ def pairs(conn) -> list[dict]:
     return out
 
 
+def _across(eds: dict[str, dict], edition: dict, candidates: list[dict]) -> list[dict]:
+    """The codes of another family worth showing beside `edition`: the one
+    nearest in year and the code in force, if that family has it.  At most
+    two a family, however many editions the corpus holds."""
+    out = []
+    for family in _unique(c["family"] for c in candidates):
+        mine = [c for c in candidates if c["family"] == family]
+        nearest = min(mine, key=lambda c: (abs(c["year"] - edition["year"]), -c["year"], c["ord"]))
+        out += [c for c in mine if c is nearest or c["in_force"]]
+    return out
+
+
+def other_pairs(conn) -> list[dict]:
+    """Pairs across families that the comparison index offers (computed when
+    opened): each code with the nearest code of every other family and that
+    family's code in force.  {from, to, from_title, to_title}, older first."""
+    eds = _editions(conn)
+    codes = [e for e in eds.values() if e["kind"] == "code"]
+    seen, out = set(), []
+    for e in codes:
+        for o in _across(eds, e, [c for c in codes if c["family"] != e["family"]]):
+            a, b = sorted([e, o], key=lambda x: (x["year"], x["ord"]))
+            if (a["id"], b["id"]) not in seen and set(_law_numbers(conn, a["id"])) & set(_law_numbers(conn, b["id"])):
+                seen.add((a["id"], b["id"]))
+                out.append({"from": a["id"], "to": b["id"], "from_title": a["title"], "to_title": b["title"]})
+    return out
+
+
 def overview(conn, from_ed: str, to_ed: str) -> dict:
     """Every law two editions share, with its status and counts, and the laws
     only one of them has (in the corpus)."""
     old, new, rev = _canonical(conn, from_ed, to_ed)
     eds = _editions(conn)
-    rows = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? order by law",
-                        [old, new]).fetchall()
+    have_from, have_to = set(_law_numbers(conn, from_ed)), set(_law_numbers(conn, to_ed))
+    stored = {r["law"]: r for r in conn.execute(
+        "select * from law_comparisons where from_edition = ? and to_edition = ? order by law", [old, new])}
+    rows = []
+    for number in sorted(have_from & have_to):
+        row = stored.get(number)
+        if row is None:
+            data = law_data(conn, old, new, number)
+            row = data[0] if data else None
+        if row is not None:
+            rows.append(row)
     laws = [_law_entry(r, rev) for r in rows]
     # provisions by status over every shared law: the change matrix's row
     totals = {s: sum(l["counts"][s] for l in laws) for s in STATUSES}
-    have_from, have_to = set(_law_numbers(conn, from_ed)), set(_law_numbers(conn, to_ed))
     n_changed = sum(1 for l in laws if l["status"] == "changed")
     return {
         "from": from_ed, "to": to_ed, "from_title": eds[from_ed]["title"], "to_title": eds[to_ed]["title"],
@@ -830,12 +1020,11 @@ def overview(conn, from_ed: str, to_ed: str) -> dict:
 
 
 def law_comparison(conn, from_ed: str, to_ed: str, number: int) -> dict | None:
-    """The stored comparison of one law between two editions, read from
-    `from_ed` to `to_ed` (either may be the older), or None."""
+    """The comparison of one law between two editions, read from `from_ed` to
+    `to_ed` (either may be the older), or None."""
     old, new, rev = _canonical(conn, from_ed, to_ed)
-    row = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
-                       [old, new, number]).fetchone()
-    return _law_entry(row, rev) if row is not None else None
+    data = law_data(conn, old, new, number)
+    return _law_entry(data[0], rev) if data is not None else None
 
 
 def _law_entry(r, rev: bool) -> dict:
@@ -865,13 +1054,12 @@ def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict
             have = _law_numbers(conn, e)
             raise NotFound(f"{eds[e]['title']} has no Law {number} in the corpus (it has {citations.law_ranges(have)}), "
                            "so there is nothing to compare.")
-    law = conn.execute("select * from law_comparisons where from_edition = ? and to_edition = ? and law = ?",
-                       [old, new, number]).fetchone()
-    if law is None:  # both have the law but the pair was not compared (not codes)
+    data = law_data(conn, old, new, number)
+    if data is None:  # both have the law but they cannot be compared (not codes)
         raise NotFound(f"Law {number} of {eds[from_ed]['title']} and of {eds[to_ed]['title']} "
                        "are not compared: only codes of the Laws are.")
-    rows = conn.execute("select * from alignments where from_edition = ? and to_edition = ? and law = ? "
-                        f"order by {'rev_ord' if rev else 'ord'}", [old, new, number]).fetchall()
+    law, rows = data
+    rows = sorted(rows, key=lambda r: r["rev_ord" if rev else "ord"])
     changes = []
     for r in rows:
         ops = json.loads(r["raw_ops"] if raw else r["ops"])
@@ -907,8 +1095,11 @@ def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict
 
 
 def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
-    """For each provision of a law in one edition, the same provision in every
-    other edition compared with it, oldest first:
+    """For each provision of a law in one edition, the same provision in the
+    editions a reader follows it to, oldest first: the codes just before and
+    after it in its family that have the law (compared at build time), and of
+    each other family the code nearest in year and the code in force
+    (compared on demand).  Its size does not grow with the number of editions.
 
         {"35A": [{"edition": "2007", "year": 2007, "provision": "35.1",
                   "status": "changed"}], ...}
@@ -921,10 +1112,18 @@ def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
     `provisions`).  Provisions that carry no words of their own (a bare '40A1')
     have no entry."""
     eds = _editions(conn)
-    out: dict[str, list[dict]] = {}
-    rows = conn.execute(
+    rows = [dict(r) for r in conn.execute(
         "select * from alignments where law = ? and (from_edition = ? or to_edition = ?)",
-        [law, edition, edition]).fetchall()
+        [law, edition, edition])]
+    me = eds.get(edition)
+    if me is not None and me["kind"] == "code":
+        others = [e for e in eds.values() if e["kind"] == "code" and e["family"] != me["family"]
+                  and law in _law_numbers(conn, e["id"])]
+        for o in _across(eds, me, others):
+            old, new, _rev = _canonical(conn, edition, o["id"])
+            data = law_data(conn, old, new, law)
+            rows += data[1] if data else []
+    out: dict[str, list[dict]] = {}
     for r in rows:
         mine_is_from = r["from_edition"] == edition
         mine = json.loads(r["from_provisions"] if mine_is_from else r["to_provisions"])

@@ -16,7 +16,7 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 3  # 2: in_force, variants; 3: index_entries
+SCHEMA_VERSION = 4  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides
 DB_NAME = "laws.db"
 
 

@@ -23,6 +23,13 @@ _SYMBOL_FONT = {"\uf0a7": "♣", "\uf0a8": "♦", "\uf0a9": "♥", "\uf0aa": "�
 _CP1251_PUA = re.compile("п‚[§Ё©Є]")
 
 
+# Text ftfy.fix_text leaves as it is: printable ASCII without '&' (which its
+# HTML unescaping could touch), line breaks and tabs, curly quotes, dashes,
+# bullet, ellipsis and the suit symbols.  Mojibake always brings characters
+# outside this set ('â', 'Ã', 'в', C1 controls ...), NFC changes none of them.
+_NOTHING_FOR_FTFY = re.compile("[\x20-\x25\x27-\x7e\n\t\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u2660\u2663\u2665\u2666]*")
+
+
 def _decode_cp1251(run: str) -> str:
     """'в™Ј' -> '♣'.  A run whose last byte was lost ('в™' + space: the NBSP
     of '♠' became a plain space) is decoded with that byte restored."""
@@ -48,7 +55,11 @@ def repair_mojibake(text: str, where: str = "") -> tuple[str, list[Correction]]:
     text = fix(re.compile("[\uf0a7-\uf0aa]"), lambda r: r,
                "Symbol-font private-use character for a suit", text)
     # Whatever else ftfy recognises (curly quotes as 'â€™' and the like).
-    fixed = ftfy.fix_text(text, normalization="NFC", uncurl_quotes=False, fix_line_breaks=False)
+    # Most pieces hold nothing ftfy could change (plain ASCII and the Laws'
+    # own typography); it is the parsers' costliest step, so it is skipped
+    # for them.
+    fixed = text if _NOTHING_FOR_FTFY.fullmatch(text) else ftfy.fix_text(
+        text, normalization="NFC", uncurl_quotes=False, fix_line_breaks=False)
     if fixed != text:
         corrections.append(Correction(text, fixed, "mojibake repaired by ftfy", "mojibake", where))
         text = fixed
@@ -62,6 +73,8 @@ _LOST_QUOTE = re.compile("\ufffd")
 
 def repair_lost_quotes(text: str, where: str = "") -> tuple[str, list[Correction]]:
     corrections: list[Correction] = []
+    if "\ufffd" not in text:
+        return text, corrections
     out: list[str] = []
     for i, ch in enumerate(text):
         if ch != "\ufffd":

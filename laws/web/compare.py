@@ -1,10 +1,11 @@
 """Comparison of editions: the /compare pages and GET /api/diff.
 
-Everything shown is computed at build time (laws.compare); these views only
-read it.
+Successive codes of a family are compared at build time; any other pair
+when first asked for (laws.compare.law_data).  These views only read.
 
     GET /api/diff/<number>?from=&to=   one law, as CONTRACT.md (raw=1: source readings)
-    GET /compare                       the pairs of editions that can be compared
+    GET /compare                       the pairs compared at build time, pairs across
+                                       families, and a form to pick any two codes
     GET /compare?from=&to=             every law two editions share: status and counts
     GET /compare/<number>?from=&to=    one law, provision by provision, word by word;
                                        without from/to: the two newest editions that
@@ -189,7 +190,10 @@ def index():
             raise NotFound(f"{o['from_title']} and {o['to_title']} have no law in common in the corpus, "
                            "so there is nothing to compare.")
         return render_template("compare_overview.html", o=o, spans=_spans)
-    return render_template("compare_index.html", pairs=compare.pairs(db))
+    codes = sorted((e for e in compare._editions(db).values() if e["kind"] == "code"),
+                   key=lambda e: (e["year"], e["ord"]))
+    return render_template("compare_index.html", pairs=compare.pairs(db), other_pairs=compare.other_pairs(db),
+                           codes=codes)
 
 
 def _spans(numbers: list[int]) -> str:
