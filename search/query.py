@@ -235,6 +235,7 @@ class Searcher:
             fam = e.get("family")
             for i, f in enumerate(docs):
                 f["family"], f["laws"] = fam, tuple(f.get("laws") or ())
+                f["weight_one"], f["weight_any"], f["evidence"] = self._weights(f)
                 self.docs[base + i] = f
                 self.by_key[f["key"]] = base + i
             for i, f in enumerate(docs):
@@ -247,6 +248,21 @@ class Searcher:
             table = pickle.loads(os.pread(fd, size - 8 - at, at))
             self._shards[edition] = found = (fd, table)
             return found
+
+    def _weights(self, doc: dict) -> tuple[float, float, bool]:
+        """A document's weight in the ranking when an edition is asked and when
+        none is (0: never a result), and whether the guide's topics are evidence
+        for it (see `search`)."""
+        rk = self.ranking
+        if doc["kind"] == "entry":
+            return 0.0, 0.0, False
+        one = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
+        any_ = one
+        if doc["kind"] == "law" and doc["family"] != self.main_family:
+            any_ *= OTHER_FAMILY_WEIGHT
+        if doc["edition"] == self.in_force:
+            any_ *= IN_FORCE_WEIGHT
+        return one, any_, doc["kind"] == "law" and doc["family"] == self.guide_family
 
     def __del__(self):
         for fd, _ in getattr(self, "_shards", {}).values():
@@ -646,19 +662,16 @@ class Searcher:
                    else self.default_editions)
             scores = self.score(prepared.slots, eds)
             evidence = self._guide_evidence(scores)
-            rk = self.ranking
+            docs = self.docs
+            slot = "weight_any" if edition is None else "weight_one"
             for d, score in scores.items():
-                doc = self.docs[d]
-                if (doc["kind"] == "entry" or (edition and doc["edition"] != edition)
+                doc = docs[d]
+                weight = doc[slot]
+                if (not weight or (edition and doc["edition"] != edition)
                         or (kind and doc["kind"] != kind) or d == cited):
                     continue
-                weight = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
-                if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                if doc["evidence"]:
                     weight *= 1 + evidence.get(doc["law"], 0.0)
-                if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
-                    weight *= OTHER_FAMILY_WEIGHT
-                if edition is None and doc["edition"] == self.in_force:
-                    weight *= IN_FORCE_WEIGHT
                 scored.append((score * weight, -doc["ord"], d))
             scored.sort(reverse=True)
             for score, _, d in scored:
