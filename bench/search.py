@@ -284,20 +284,26 @@ import json, sys, time
 sys.path.insert(0, {root!r})
 from search.query import Searcher
 t = time.perf_counter()
-Searcher({index!r}).search({q!r}, limit=10)
-print(json.dumps((time.perf_counter() - t) * 1000))
+s = Searcher({index!r})
+t1 = time.perf_counter()
+s.search({q!r}, limit=10)
+print(json.dumps([(t1 - t) * 1000, (time.perf_counter() - t1) * 1000]))
 """
 
 
-def _timed(fn, queries: list[str], repeat: int) -> tuple[list[float], list[float]]:
-    """(first round, later rounds) of `fn(q)` over `queries`, in ms."""
-    cold, warm = [], []
+def _timed(fns: list, queries: list[str], repeat: int) -> list[list[float]]:
+    """Each of `fns(q)` over `queries`, interleaved query by query (so that a
+    busy machine slows them alike), `repeat` rounds after one unmeasured round:
+    the times in ms, per function."""
+    out: list[list[float]] = [[] for _ in fns]
     for round_ in range(1 + repeat):
         for q in queries:
-            t = time.perf_counter()
-            fn(q)
-            (cold if round_ == 0 else warm).append((time.perf_counter() - t) * 1000)
-    return cold, warm
+            for i, fn in enumerate(fns):
+                t = time.perf_counter()
+                fn(q)
+                if round_:
+                    out[i].append((time.perf_counter() - t) * 1000)
+    return out
 
 
 def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
@@ -313,8 +319,10 @@ def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
     * edition_p95, fts5_edition_p95: the same queries with the oldest code
       asked for (edition=...), Lawbook against FTS5 over every edition
       filtered to that one;
-    * first_search_ms: opening the index and answering one question in a
-      fresh process (imports excluded), the median of three processes;
+    * open_ms, first_search_ms: in a fresh process (imports excluded),
+      opening the index (what a gunicorn worker does before it takes
+      requests: laws/web/gunicorn_config.py) and then answering its first
+      question, the median of three processes;
     * rss_mb: resident memory of one gunicorn worker (production settings)
       after answering every question once over HTTP (skipped with rss=False);
     * editions, documents, editions_searched: the build's size and what a
@@ -338,23 +346,24 @@ def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         same = build_fts(store, Path(tmp) / "same.db", list(searcher.default_editions))
         every = build_fts(store, Path(tmp) / "all.db")
-        _, warm = _timed(lambda q: searcher.search(q, limit=10), queries, repeat)
-        _, fts = _timed(lambda q: fts_search(same, q, 10), queries, repeat)
-        _, fts_all = _timed(lambda q: fts_search(every, q, 10), queries, repeat)
         oldest = min((e for e in searcher.editions if e["kind"] == "code"), key=lambda e: e["year"])["id"]
-        _, ed = _timed(lambda q: searcher.search(q, edition=oldest, limit=10), queries, repeat)
-        _, fts_ed = _timed(lambda q: fts_search(every, q, 10, edition=oldest), queries, repeat)
+        warm, fts, fts_all, ed, fts_ed = _timed([
+            lambda q: searcher.search(q, limit=10), lambda q: fts_search(same, q, 10),
+            lambda q: fts_search(every, q, 10), lambda q: searcher.search(q, edition=oldest, limit=10),
+            lambda q: fts_search(every, q, 10, edition=oldest)], queries, repeat)
         same.close()
         every.close()
     out |= {"p50": statistics.median(warm), "p95": pct(warm, 95),
             "fts5_p50": statistics.median(fts), "fts5_p95": pct(fts, 95), "fts5_all_p95": pct(fts_all, 95),
             "edition": oldest, "edition_p95": pct(ed, 95), "fts5_edition_p95": pct(fts_ed, 95)}
-    firsts = []
+    opens, firsts = [], []
     for _ in range(3):
         code = _FIRST_SEARCH.format(root=str(ROOT), index=str(index_dir), q=FIRST_QUERY)
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-        firsts.append(float(done.stdout.strip().splitlines()[-1]))
-    out["first_search_ms"] = statistics.median(firsts)
+        o, f = json.loads(done.stdout.strip().splitlines()[-1])
+        opens.append(o)
+        firsts.append(f)
+    out["open_ms"], out["first_search_ms"] = statistics.median(opens), statistics.median(firsts)
     out["rss_mb"] = _worker_rss(data_dir, queries) if rss else None
     return out
 
@@ -380,7 +389,8 @@ def print_scale(figures: dict) -> None:
     print(f"  edition={f['edition']}: p95 {f['edition_p95']:.2f} ms; FTS5 p95 {f['fts5_edition_p95']:.2f} ms "
           f"(ratio {f['edition_p95'] / f['fts5_edition_p95']:.2f})")
     rss = f"{f['rss_mb']:.0f} MB" if f.get("rss_mb") is not None else "not measured"
-    print(f"  first search in a fresh process {f['first_search_ms']:.1f} ms; gunicorn worker RSS {rss}")
+    print(f"  a fresh process: opening the index {f['open_ms']:.1f} ms, then its first search "
+          f"{f['first_search_ms']:.1f} ms; gunicorn worker RSS {rss}")
 
 
 def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:

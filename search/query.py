@@ -217,6 +217,8 @@ class Searcher:
         self._shards: dict[str, tuple[int, dict]] = {}  # edition -> (postings file, its table)
         for ed in self.default_editions:
             self._shard(ed)
+        synonyms()  # read once per process: now, rather than in the first search
+        term("opening")  # ... and the analyzer's spelling table
 
     def _shard(self, edition: str) -> tuple[int, dict]:
         """The postings file of `edition`'s shard and its table of terms
