@@ -479,16 +479,24 @@ class Searcher:
                 for field, boost in fields:
                     scores = (self._postings(field, phrase[0], eds)[0] if len(phrase) == 1
                               else self._phrase(field, phrase, 1, eds))
+                    if not scores:
+                        continue
                     f = boost * weight
+                    if not best:  # the first list: nothing to compare with (most words have one big list)
+                        best = {d: sc * f for d, sc in scores.items()}
+                        summed = best.copy()
+                        continue
+                    sget, bget = summed.get, best.get
                     for d, sc in scores.items():
                         v = sc * f
-                        summed[d] = summed.get(d, 0.0) + v
-                        if v > best.get(d, 0.0):
+                        summed[d] = sget(d, 0.0) + v
+                        if v > bget(d, 0.0):
                             best[d] = v
             self._cited_by_entries(best, summed)
+            tget, mget = totals.get, matched.get
             for d, b in best.items():
-                totals[d] = totals.get(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
-                matched[d] = matched.get(d, 0) + 1
+                totals[d] = tget(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
+                matched[d] = mget(d, 0) + 1
         if n > 1:
             for d in totals:
                 totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
