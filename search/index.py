@@ -58,7 +58,8 @@ from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
 META = "meta.json"
-SCORED = ("heading", "context", "title", "text")  # the fields searched (search/query.py FIELDS)
+SCORED = ("heading", "context", "title", "text")
+BM25_B, BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults  # the fields searched (search/query.py FIELDS)
 KINDS = ("law", "definition", "guide")  # the `kind` filter's values; index entries are never results
 # an index entry citing a whole law gives its provisions this share of its
 # score: the law's title weighs as much against a provision's heading
@@ -250,31 +251,6 @@ def doc_meta(doc: dict) -> dict:
     return out
 
 
-class SharedBM25F(scoring.BM25F):
-    """Whoosh's BM25F with the collection statistics (documents, field
-    lengths, each term's document frequency) of the default editions taken
-    together, whichever shard is scored: scores from different shards
-    compare, an edition searched alone ranks as it does among the others,
-    and adding old codes to the corpus changes no score."""
-
-    def __init__(self, readers: list):
-        super().__init__(B=0.75, K1=1.2)
-        self.readers = readers
-        self.doc_count = sum(r.doc_count_all() for r in readers) or 1
-        self.avgfl = {f: (sum(r.field_length(f) for r in readers) / self.doc_count) or 1 for f in SCORED}
-
-    def idf(self, searcher, fieldname, text):
-        n = sum(r.doc_frequency(fieldname, text) for r in self.readers)
-        return log(self.doc_count / (n + 1)) + 1
-
-    def scorer(self, searcher, fieldname, text, qf=1):
-        sc = scoring.BM25FScorer.__new__(scoring.BM25FScorer)
-        sc.idf, sc.avgfl = self.idf(searcher, fieldname, text), self.avgfl.get(fieldname, 1)
-        sc.B, sc.K1, sc.qf = self.B, self.K1, qf
-        sc.setup(searcher, fieldname, text)
-        return sc
-
-
 def docs_file(n: int) -> str:
     return f"docs-{n}.pickle"
 
@@ -284,8 +260,13 @@ def postings_file(n: int) -> str:
 
 
 def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None:
-    """Every term's postings in every shard, scored by Whoosh (SharedBM25F),
-    written as `postings-<n>.bin`: pickled (document numbers, scores,
+    """Every term's postings in every shard, with Whoosh's BM25F score
+    (`whoosh.scoring.bm25`, B 0.75, K1 1.2) computed from the collection
+    statistics of the default editions taken together (documents, field
+    lengths, each term's document frequency), whichever shard is scored: so
+    scores from different shards compare, an edition searched alone ranks as
+    it does among the others, and adding old codes to the corpus changes no
+    score.  Written as `postings-<n>.bin`: pickled (document numbers, scores,
     positions) one term after the other, then the table (field, term) ->
     (offset, length), then the table's offset (8 bytes).  A Searcher reads a
     term's postings with one read when it first needs them, rather than
@@ -293,21 +274,31 @@ def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None
     of them when it opens (seconds, and memory growing with the editions)."""
     shards = {e["id"]: whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True)
               for e in editions}
-    readers = [shards[ed].reader() for ed in default]
-    weighting = SharedBM25F(readers)
+    readers = {e["id"]: shards[e["id"]].reader() for e in editions}
+    common = [readers[ed] for ed in default]
+    doc_count = sum(r.doc_count_all() for r in common) or 1
+    avgfl = {f: (sum(r.field_length(f) for r in common) / doc_count) or 1 for f in SCORED}
+    idfs: dict[tuple[str, str], float] = {}
     try:
         for e in editions:
-            with shards[e["id"]].searcher(weighting=weighting) as s, \
-                    open(tmp / postings_file(e["shard"]), "wb") as out:
+            r = readers[e["id"]]
+            with open(tmp / postings_file(e["shard"]), "wb") as out:
                 table = {}
                 for field in SCORED:
-                    for t in s.reader().lexicon(field):
+                    lengths = [r.doc_field_length(d, field, 1) for d in range(r.doc_count_all())]
+                    avg = avgfl[field]
+                    for t in r.lexicon(field):
                         t = t.decode("utf-8") if isinstance(t, bytes) else t
+                        idf = idfs.get((field, t))
+                        if idf is None:
+                            n = sum(c.doc_frequency(field, t) for c in common)
+                            idf = idfs[(field, t)] = log(doc_count / (n + 1)) + 1
                         ids, scores, positions = [], [], []
-                        m = s.postings(field, t)
+                        m = r.postings(field, t)
                         while m.is_active():
-                            ids.append(m.id())
-                            scores.append(m.score())
+                            d = m.id()
+                            ids.append(d)
+                            scores.append(scoring.bm25(idf, m.weight(), lengths[d], avg, BM25_B, BM25_K1))
                             positions.append(tuple(m.value_as("positions")))
                             m.next()
                         blob = pickle.dumps((ids, scores, positions), protocol=5)
@@ -317,7 +308,7 @@ def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None
                 out.write(pickle.dumps(table, protocol=5))
                 out.write(struct.pack("<Q", at))
     finally:
-        for r in readers:
+        for r in readers.values():
             r.close()
 
 

@@ -25,7 +25,7 @@ How a query is answered:
    with an edition asked, that edition (and the guide, as evidence).  Each
    edition is a Whoosh index of its own (a shard), whose postings Whoosh
    scored at build time with the statistics of the default editions together
-   (search/index.py SharedBM25F, so scores compare across shards); a shard
+   (search/index.py `_write_postings`, so scores compare across shards); a shard
    is opened when first searched, and a term's postings read from it when
    first needed.
 4. Ranking: Whoosh's BM25F score of each term in each field, weighted
