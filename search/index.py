@@ -57,6 +57,9 @@ from search import offline
 from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
+# the layout below (shards, postings-<n>.bin, docs-<n>.pickle): a data folder
+# built with another is rebuilt by `python app.py` (laws/build.py fingerprint)
+FORMAT = "shards-1"
 META = "meta.json"
 SCORED = ("heading", "context", "title", "text")
 BM25_B, BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults  # the fields searched (search/query.py FIELDS)
