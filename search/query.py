@@ -522,7 +522,7 @@ class Searcher:
         if not weight or not self.cites:
             return
         top: dict[int, float] = {}
-        for d in best.keys() & self.cites.keys():
+        for d in [d for d in self.cites if d in best]:  # the entries (a few hundred) that matched
             v = best[d] * weight
             for t, share in self.cites[d]:
                 if v * share > top.get(t, 0.0):
