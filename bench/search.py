@@ -25,6 +25,7 @@ and in the browser), p50 and p95.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import re
@@ -55,29 +56,36 @@ def pct(values: list[float], p: float) -> float:
 
 # --- the FTS5 baseline ----------------------------------------------------------
 
-def build_fts(store: Path, out: Path) -> sqlite3.Connection:
+def build_fts(store: Path, out: Path, editions: list[str] | None = None) -> sqlite3.Connection:
+    """FTS5 over the store's documents: every edition's, or those of `editions`."""
     src = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     conn = sqlite3.connect(out, check_same_thread=False)
     conn.execute("create virtual table docs using fts5(kind unindexed, edition unindexed, law unindexed, "
                  "provision unindexed, title, heading, text, tokenize='porter unicode61')")
+    where = f" where {{}}edition in ({','.join('?' * len(editions))})" if editions else ""
+    args = list(editions or ())
     conn.executemany("insert into docs values ('law', ?, ?, ?, ?, ?, ?)", src.execute(
         "select p.edition, p.law, p.id, l.title, coalesce(p.heading, ''), coalesce(p.text, '') "
-        "from provisions p join laws l on l.edition = p.edition and l.number = p.law"))
+        "from provisions p join laws l on l.edition = p.edition and l.number = p.law" + where.format("p."), args))
     conn.executemany("insert into docs values ('definition', ?, null, ?, ?, '', ?)",
-                     src.execute("select edition, id, term, text from definitions"))
+                     src.execute("select edition, id, term, text from definitions" + where.format(""), args))
     conn.executemany("insert into docs values ('guide', ?, null, ?, ?, '', ?)",
-                     src.execute("select edition, id, title, text from topics"))
+                     src.execute("select edition, id, title, text from topics" + where.format(""), args))
     conn.commit()
     return conn
 
 
-def fts_search(conn: sqlite3.Connection, q: str, limit: int = 5) -> list[dict]:
+def fts_search(conn: sqlite3.Connection, q: str, limit: int = 5, edition: str | None = None) -> list[dict]:
     words = re.findall(r"\w+", q.lower())
     if not words:
         return []
     match = " OR ".join(f'"{w}"' for w in words)
-    rows = conn.execute("select kind, edition, law, provision from docs where docs match ? "
-                        "order by bm25(docs) limit ?", (match, limit)).fetchall()
+    if edition:
+        rows = conn.execute("select kind, edition, law, provision from docs where docs match ? and edition = ? "
+                            "order by bm25(docs) limit ?", (match, edition, limit)).fetchall()
+    else:
+        rows = conn.execute("select kind, edition, law, provision from docs where docs match ? "
+                            "order by bm25(docs) limit ?", (match, limit)).fetchall()
     return [{"kind": k, "edition": e, "law": int(n) if n is not None else None, "provision": p}
             for k, e, n, p in rows]
 
@@ -162,7 +170,13 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=Path, default=QUESTIONS)
     ap.add_argument("--no-browser", action="store_true", help="skip the offline search in Chromium")
     ap.add_argument("--misses", action="store_true", help="list the questions each engine misses")
+    ap.add_argument("--scale", type=Path, nargs="+", metavar="DATA",
+                    help="only the figures at scale (measure_scale) of these builds")
     args = ap.parse_args(argv)
+    if args.scale:
+        for d in args.scale:
+            print_scale(measure_scale(d, repeat=args.repeat))
+        return 0
 
     tmp = Path(tempfile.mkdtemp(prefix="lawbook-bench-"))
     data = args.data
@@ -262,25 +276,137 @@ def main(argv=None) -> int:
     return 0
 
 
-def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:
-    """The question set ranked with and without the official index's field
-    (search/index.py), over every edition and over the 2017 Laws only (the
-    edition whose index it is), at the provision level."""
-    from search import query
+# --- search at scale (issue 14) -------------------------------------------------------
 
-    with_index = query.FIELDS
-    without = tuple(f for f in with_index if f[0] != "index")
+FIRST_QUERY = "partner hesitated then bid"
+_FIRST_SEARCH = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+from search.query import Searcher
+t = time.perf_counter()
+s = Searcher({index!r})
+t1 = time.perf_counter()
+s.search({q!r}, limit=10)
+print(json.dumps([(t1 - t) * 1000, (time.perf_counter() - t1) * 1000]))
+"""
+
+
+def _timed(fns: list, queries: list[str], repeat: int) -> list[list[float]]:
+    """Each of `fns(q)` over `queries`, interleaved query by query (so that a
+    busy machine slows them alike), `repeat` rounds after one unmeasured round:
+    the times in ms, per function."""
+    out: list[list[float]] = [[] for _ in fns]
+    for round_ in range(1 + repeat):
+        for q in queries:
+            for i, fn in enumerate(fns):
+                t = time.perf_counter()
+                fn(q)
+                if round_:
+                    out[i].append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
+    """Search's figures on one build (a LAWS_DATA_DIR layout), for bench/scale.py:
+
+    * p50, p95: a search (Searcher.search, limit 10) over the question set and
+      the development questions, warm (after one round), in ms;
+    * fts5_p50, fts5_p95: SQLite FTS5 (porter, bm25, the words OR-ed) over the
+      same texts: the documents of the editions Lawbook searches when no
+      edition is asked (search/index.py `default_editions`), same queries, same run;
+    * fts5_all_p95: FTS5 over every edition's documents (what searching
+      everything would cost);
+    * edition_p95, fts5_edition_p95: the same queries with the oldest code
+      asked for (edition=...), Lawbook against FTS5 over every edition
+      filtered to that one;
+    * open_ms, first_search_ms: in a fresh process (imports excluded),
+      opening the index (what a gunicorn worker does before it takes
+      requests: laws/web/gunicorn_config.py) and then answering its first
+      question, the median of three processes;
+    * rss_mb: resident memory of one gunicorn worker (production settings)
+      after answering every question once over HTTP (skipped with rss=False);
+    * editions, documents, editions_searched: the build's size and what a
+      search with no edition reads."""
+    import subprocess
+
+    from search.evaluate import load as load_questions
+    from search.query import Searcher as _Searcher
+
+    data_dir = Path(data_dir)
+    store = current_store(data_dir).resolve()
+    index_dir = store.parent / "index"
+    queries = [q for q, _, _ in load_questions()]
+    dev = ROOT / "tests" / "data" / "search-dev-queries.tsv"
+    if dev.exists():
+        queries += [line.split("\t")[0] for line in dev.read_text(encoding="utf-8").splitlines()
+                    if line.strip() and not line.startswith("#")]
+    searcher = _Searcher(index_dir)
+    out: dict = {"editions": len(searcher.editions), "documents": len(searcher.docs),
+                 "editions_searched": list(searcher.default_editions)}
+    with tempfile.TemporaryDirectory() as tmp:
+        same = build_fts(store, Path(tmp) / "same.db", list(searcher.default_editions))
+        every = build_fts(store, Path(tmp) / "all.db")
+        oldest = min((e for e in searcher.editions if e["kind"] == "code"), key=lambda e: e["year"])["id"]
+        # each comparison interleaved on its own: FTS5 over every edition reads
+        # ten times the data, and would slow whatever runs after it
+        warm, fts = _timed([lambda q: searcher.search(q, limit=10), lambda q: fts_search(same, q, 10)],
+                           queries, repeat)
+        ed, fts_ed = _timed([lambda q: searcher.search(q, edition=oldest, limit=10),
+                             lambda q: fts_search(every, q, 10, edition=oldest)], queries, repeat)
+        (fts_all,) = _timed([lambda q: fts_search(every, q, 10)], queries, repeat)
+        same.close()
+        every.close()
+    out |= {"p50": statistics.median(warm), "p95": pct(warm, 95),
+            "fts5_p50": statistics.median(fts), "fts5_p95": pct(fts, 95), "fts5_all_p95": pct(fts_all, 95),
+            "edition": oldest, "edition_p95": pct(ed, 95), "fts5_edition_p95": pct(fts_ed, 95)}
+    opens, firsts = [], []
+    for _ in range(3):
+        code = _FIRST_SEARCH.format(root=str(ROOT), index=str(index_dir), q=FIRST_QUERY)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        o, f = json.loads(done.stdout.strip().splitlines()[-1])
+        opens.append(o)
+        firsts.append(f)
+    out["open_ms"], out["first_search_ms"] = statistics.median(opens), statistics.median(firsts)
+    out["rss_mb"] = _worker_rss(data_dir, queries) if rss else None
+    return out
+
+
+def _worker_rss(data_dir: Path, queries: list[str]) -> float:
+    """RSS of a gunicorn worker (one, production settings) after every query once."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import serve
+
+    with serve.gunicorn(data_dir, workers=1) as (base, proc):
+        for q in queries:
+            get(f"{base}/api/search?" + urllib.parse.urlencode({"q": q}))
+        return serve.rss_mb(serve.workers_of(proc)[0])
+
+
+def print_scale(figures: dict) -> None:
+    f = figures
+    print(f"{f['editions']} editions, {f['documents']} documents; a search with no edition reads "
+          f"{', '.join(f['editions_searched'])}")
+    print(f"  search p50 / p95 {f['p50']:.2f} / {f['p95']:.2f} ms; FTS5 over the same texts "
+          f"{f['fts5_p50']:.2f} / {f['fts5_p95']:.2f} ms (p95 ratio {f['p95'] / f['fts5_p95']:.2f}); "
+          f"FTS5 over every edition p95 {f['fts5_all_p95']:.2f} ms")
+    print(f"  edition={f['edition']}: p95 {f['edition_p95']:.2f} ms; FTS5 p95 {f['fts5_edition_p95']:.2f} ms "
+          f"(ratio {f['edition_p95'] / f['fts5_edition_p95']:.2f})")
+    rss = f"{f['rss_mb']:.0f} MB" if f.get("rss_mb") is not None else "not measured"
+    print(f"  a fresh process: opening the index {f['open_ms']:.1f} ms, then its first search "
+          f"{f['first_search_ms']:.1f} ms; gunicorn worker RSS {rss}")
+
+
+def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:
+    """The question set ranked with and without the official index's entries
+    as evidence (search/index.py), over every edition and over the 2017 Laws
+    only (the edition whose index it is), at the provision level."""
+    without = Searcher(searcher.path, dataclasses.replace(searcher.ranking, index_weight=0.0))
     print(f"\n{'the official index':34}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}")
-    try:
-        for edition in (None, "2017"):
-            for label, fields in (("with its field", with_index), ("without it", without)):
-                query.FIELDS = fields
-                m = metrics([judge.rank(searcher.search(q, edition=edition, limit=5)["results"], ans)
-                             for q, ans, _ in rows])
-                print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
-                      f"{m['mrr']:>8.3f}")
-    finally:
-        query.FIELDS = with_index
+    for edition in (None, "2017"):
+        for label, s in (("with its entries", searcher), ("without them", without)):
+            m = metrics([judge.rank(s.search(q, edition=edition, limit=5)["results"], ans) for q, ans, _ in rows])
+            print(f"{(edition or 'all editions') + ', ' + label:34}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}"
+                  f"{m['mrr']:>8.3f}")
 
 
 if __name__ == "__main__":

@@ -91,9 +91,12 @@ class BuildResult:
 
 
 def fingerprint(corpus_dir: Path) -> str:
-    """What the store was built from: every corpus file's name and bytes, and
-    the store's schema version."""
-    h = hashlib.sha256(f"schema {store.SCHEMA_VERSION}\n".encode())
+    """What the store was built from: every corpus file's name and bytes, the
+    store's schema version and the search index's format (a data folder
+    built before either changed is rebuilt)."""
+    from search.index import FORMAT  # imported here, as in _after_store_steps
+
+    h = hashlib.sha256(f"schema {store.SCHEMA_VERSION}\nsearch index {FORMAT}\n".encode())
     for p in sorted(Path(corpus_dir).iterdir()):
         if p.is_file():
             h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")

@@ -11,17 +11,27 @@ One document per searchable thing:
   tables and footnotes), and the title of its law (so "revoke" finds every
   provision of Law 62 "Correction of a Revoke");
 * every definition (title = the term);
-* every topic of the guide (title = the topic's title).
+* every topic of the guide (title = the topic's title);
+* every entry of an edition's official index (kind 'entry'; heading = its
+  words, title = its heading entry's words), with the documents it cites.
+  Entries are never results: the compilers of the index put those words on
+  those provisions, which is the best evidence there is that they answer
+  them, so search/query.py gives an entry's score to what it cites ("Bid /
+  Insufficient bid, comparable call" on 23A).  Each entry is scored on its
+  own words, so an entry that says exactly what was asked counts more than a
+  long one, and a provision cited by many entries is not favoured for the
+  length of their words.
 
-A provision or definition that an edition's official index cites also gets
-the words of the citing entries (`index`: "Bid Insufficient bid, comparable
-call" on 23A), a field of its own that ranks high: the compilers of the index
-put those words on that provision, which is the best evidence there is that
-it answers them.
+Each edition is a Whoosh index of its own (a shard, `laws-<n>`), with
+`docs-<n>.pickle` beside it (what a Searcher keeps of each document: key,
+kind, group, law, what a result shows) and `postings-<n>.bin` (every term's
+postings as Whoosh scores them; see `_write_postings`), so that a search reads only the editions it searches
+(see `default_editions`) and a worker's memory and first search do not grow
+with the number of codes in the corpus.
 
-Besides the Whoosh index the directory holds `offline.json`, the same
-documents for the browser's search with no connection (search/offline.py),
-and `meta.json`: the editions (for
+Besides the shards the directory holds `offline.json`, the documents of the
+default editions for the browser's search with no connection
+(search/offline.py), and `meta.json`: the editions (for
 choosing the newest edition of a cited provision and for the filter form) and
 the corpus's vocabulary of unstemmed words with their counts (for did-you-mean)
 and each word's term (so that highlighting need not analyse them again).
@@ -30,21 +40,33 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
+import struct
 import time
 from collections import Counter
+from math import log
 from pathlib import Path
 from urllib.parse import quote
 
 from whoosh import index as whoosh_index
+from whoosh import scoring
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 
 from search import offline
 from search.analysis import analyzer, term, words
 
 INDEX_NAME = "laws"
+# the layout below (shards, postings-<n>.bin, docs-<n>.pickle): a data folder
+# built with another is rebuilt by `python app.py` (laws/build.py fingerprint)
+FORMAT = "shards-1"
 META = "meta.json"
-KINDS = ("law", "definition", "guide")  # the `kind` filter's values
+SCORED = ("heading", "context", "title", "text")
+BM25_B, BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults  # the fields searched (search/query.py FIELDS)
+KINDS = ("law", "definition", "guide")  # the `kind` filter's values; index entries are never results
+# an index entry citing a whole law gives its provisions this share of its
+# score: the law's title weighs as much against a provision's heading
+LAW_WIDE_SHARE = 0.5
 
 
 def schema() -> Schema:
@@ -61,8 +83,9 @@ def schema() -> Schema:
         ord=STORED(),
         title=TEXT(analyzer=text, stored=True),
         heading=TEXT(analyzer=text, stored=True),
+        context=TEXT(analyzer=text),  # a provision's sections' headings
         text=TEXT(analyzer=text, stored=True),
-        index=TEXT(analyzer=text),  # words of the official index's entries that cite it
+        cites=STORED(),  # an index entry's documents: [[key, share]] (see _index_entries)
     )
 
 
@@ -79,35 +102,46 @@ def topic_url(topic_id: str) -> str:
     return f"/guide/{quote(topic_id, safe=':')}"
 
 
-def _index_words(db) -> dict[tuple[str, str], list[str]]:
-    """(edition, provision or definition id) -> the words of every index entry
-    citing it: the heading, and for a sub-entry the heading and the sub-entry.
-    An entry citing a whole law ('Shuffle 6', 'Claim 68, 69, 70') says what the
-    law is about, as its title does: its words go to every provision of the law."""
+def _index_entries(db, law_provisions: dict[tuple[str, int], list[str]]):
+    """One document per entry of an edition's official index (kind 'entry'):
+    its own words as the heading, its heading entry's words as the title (a
+    sub-entry 'Psychic call' under 'Partnership Understanding'), and in
+    `cites` the documents it points to with the share of its score each
+    gets: a provision or definition it cites, in full; every provision of a
+    law it cites whole ('Claim 68, 69, 70'), `LAW_WIDE_SHARE` of it, since
+    such an entry says what the law is about, as the law's title does.
+
+    Entries are evidence, never results: search/query.py scores them like
+    any document and gives their score to what they cite (an entry that says
+    exactly what was asked counts more than a long one that also says it)."""
     if "index_entries" not in db.table_names():
-        return {}
+        return
     terms = {(r["edition"], r["id"]): r["term"] for r in db["index_entries"].rows}
-    of_law: dict[tuple[str, str], list[str]] = {}
-    for p in db.query("select edition, id, law from provisions"):
-        of_law.setdefault((p["edition"], str(p["law"])), []).append(p["id"])
-    out: dict[tuple[str, str], list[str]] = {}
     for r in db["index_entries"].rows_where(order_by="edition, ord"):
-        words = r["term"] if r["parent"] is None else f"{terms[(r['edition'], r['parent'])]} {r['term']}"
+        share: dict[str, float] = {}
         for c in json.loads(r["cites"] or "[]"):
             to = c.get("to") or ""
             if to.isdigit():
-                targets = of_law.get((r["edition"], to), [])
-            elif to[:1].isdigit() or to.startswith("def:"):
-                targets = [to]
+                targets = [(f"law|{r['edition']}|{pid}", LAW_WIDE_SHARE)
+                           for pid in law_provisions.get((r["edition"], int(to)), [])]
+            elif to[:1].isdigit():
+                targets = [(f"law|{r['edition']}|{to}", 1.0)]
+            elif to.startswith("def:"):
+                targets = [(f"definition|{r['edition']}|{to}", 1.0)]
             else:
                 continue  # the definitions page, the introduction: no document of their own
-            for t in targets:
-                out.setdefault((r["edition"], t), []).append(words)
-    return out
+            for key, s in targets:
+                share[key] = max(share.get(key, 0.0), s)
+        if not share:
+            continue
+        cites = [[k, s] for k, s in share.items()]
+        parent = terms.get((r["edition"], r["parent"]), "") if r["parent"] is not None else ""
+        yield dict(key=f"entry|{r['edition']}|{r['id']}", kind="entry", edition=r["edition"],
+                   group=f"entry:{r['edition']}:{r['id']}", provision=f"entry:{r['id']}", url="",
+                   ord=r["ord"], title=parent, heading=r["term"] or "", text="", cites=cites)
 
 
 def _documents(db):
-    index_words = _index_words(db)
     editions = {r["id"]: r for r in db["editions"].rows}
     law_titles = {(r["edition"], r["number"]): r["title"] or "" for r in db["laws"].rows}
     extra: dict[tuple[str, str], list[str]] = {}
@@ -119,22 +153,30 @@ def _documents(db):
     for f in db["footnotes"].rows_where(order_by="edition, provision, id"):
         extra.setdefault((f["edition"], f["provision"]), []).append(f["text"] or "")
 
+    headings = {(r["edition"], r["id"]): (r["parent"], r["heading"])
+                for r in db.query("select edition, id, parent, heading from provisions")}
     for p in db["provisions"].rows_where(order_by="edition, ord"):
         ed = editions[p["edition"]]
         text = "\n\n".join([p["text"] or ""] + extra.get((p["edition"], p["id"]), [])).strip()
+        # the headings of the sections it is in: 40C1 is in "C. Deviation from
+        # System and Psychic Action", which says what 40C1 is about
+        context, up = [], p["parent"]
+        while up and (p["edition"], up) in headings:
+            up, heading = headings[(p["edition"], up)]
+            if heading:
+                context.append(heading)
         yield dict(
             key=f"law|{p['edition']}|{p['id']}", kind="law", edition=p["edition"],
             group=f"{ed['family'] or ed['id']}:{p['law']}", law=p["law"], provision=p["id"],
             url=law_url(p["edition"], p["law"], p["id"]), ord=p["ord"],
             title=law_titles.get((p["edition"], p["law"]), ""), heading=p["heading"] or "", text=text,
-            index="\n".join(index_words.get((p["edition"], p["id"]), [])),
+            context="\n".join(context),
         )
     for d in db["definitions"].rows_where(order_by="edition, ord"):
         yield dict(
             key=f"definition|{d['edition']}|{d['id']}", kind="definition", edition=d["edition"],
             group=f"definition:{d['term'].lower()}", provision=d["id"], url=definition_url(d["edition"], d["id"]),
             ord=d["ord"], title=d["term"], heading="", text=d["text"] or "",
-            index="\n".join(index_words.get((d["edition"], d["id"]), [])),
         )
     topic_laws: dict[str, list[int]] = {}
     for r in db["topic_laws"].rows_where(order_by="topic, law"):
@@ -151,8 +193,12 @@ def _documents(db):
         yield dict(
             key=f"guide|{t['edition']}|{t['id']}", kind="guide", edition=t["edition"], group=t["id"],
             provision=t["id"], url=topic_url(t["id"]), laws=laws or [], ord=t["ord"],
-            title=t["title"] or "", heading="", text=t["text"] or "", index="",
+            title=t["title"] or "", heading="", text=t["text"] or "",
         )
+    law_provisions: dict[tuple[str, int], list[str]] = {}
+    for p in db.query("select edition, law, id from provisions order by edition, ord"):
+        law_provisions.setdefault((p["edition"], p["law"]), []).append(p["id"])
+    yield from _index_entries(db, law_provisions)
 
 
 def _editions(db) -> list[dict]:
@@ -165,8 +211,115 @@ def _editions(db) -> list[dict]:
             for r in db["editions"].rows_where(order_by="ord")]
 
 
+def default_editions(editions: list[dict]) -> list[str]:
+    """The editions a search with no edition asked searches: the code in force
+    (else the newest code), the code before it in its family (what its
+    history and "what changed" compare it with), the newest code of every
+    other family (the rubber code), and the newest edition of each other
+    kind (the guide).  However many old codes the corpus holds, a search
+    reads this many editions; asking for an edition searches that one (with
+    the guide, whose topics are evidence)."""
+    codes = sorted((e for e in editions if e["kind"] == "code"),
+                   key=lambda e: (not e.get("in_force"), -(e.get("year") or 0)))
+    chosen: set[str] = set()
+    if codes:
+        main = codes[0]
+        chosen.add(main["id"])
+        older = [e for e in codes[1:] if e["family"] == main["family"] and (e.get("year") or 0) < (main.get("year") or 0)]
+        if older:
+            chosen.add(max(older, key=lambda e: e.get("year") or 0)["id"])
+    newest: dict[tuple[str, str], dict] = {}
+    for e in editions:
+        have = newest.get((e["kind"], e["family"]))
+        if have is None or (e.get("year") or 0) > (have.get("year") or 0):
+            newest[(e["kind"], e["family"])] = e
+    main_family = codes[0]["family"] if codes else None
+    chosen |= {e["id"] for (kind, fam), e in newest.items() if not (kind == "code" and fam == main_family)}
+    return [e["id"] for e in editions if e["id"] in chosen]  # in the store's order
+
+
+def shard_name(n: int) -> str:
+    return f"{INDEX_NAME}-{n}"
+
+
+def doc_meta(doc: dict) -> dict:
+    """What ranking, grouping, citations and a result need of a document."""
+    out = {"key": doc["key"], "kind": doc["kind"], "edition": doc["edition"], "group": doc["group"],
+           "ord": doc.get("ord") or 0, "law": doc.get("law"), "laws": list(doc.get("laws") or ()),
+           "provision": doc["provision"], "url": doc["url"]}
+    if doc.get("cites"):
+        out["cites"] = doc["cites"]
+    if doc["kind"] != "entry":  # an entry is never shown
+        out |= {"title": doc["title"], "heading": doc["heading"], "text": doc["text"]}
+    return out
+
+
+def docs_file(n: int) -> str:
+    return f"docs-{n}.pickle"
+
+
+def postings_file(n: int) -> str:
+    return f"postings-{n}.bin"
+
+
+def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None:
+    """Every term's postings in every shard, with Whoosh's BM25F score
+    (`whoosh.scoring.bm25`, B 0.75, K1 1.2) computed from the collection
+    statistics of the default editions taken together (documents, field
+    lengths, each term's document frequency), whichever shard is scored: so
+    scores from different shards compare, an edition searched alone ranks as
+    it does among the others, and adding old codes to the corpus changes no
+    score.  Written as `postings-<n>.bin`: pickled (document numbers, scores,
+    positions) one term after the other, then the table (field, term) ->
+    (offset, length), then the table's offset (8 bytes).  A Searcher reads a
+    term's postings with one read when it first needs them, rather than
+    through Whoosh's matchers (about a millisecond a term and shard) or all
+    of them when it opens (seconds, and memory growing with the editions)."""
+    shards = {e["id"]: whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True)
+              for e in editions}
+    readers = {e["id"]: shards[e["id"]].reader() for e in editions}
+    common = [readers[ed] for ed in default]
+    doc_count = sum(r.doc_count_all() for r in common) or 1
+    avgfl = {f: (sum(r.field_length(f) for r in common) / doc_count) or 1 for f in SCORED}
+    idfs: dict[tuple[str, str], float] = {}
+    try:
+        for e in editions:
+            r = readers[e["id"]]
+            with open(tmp / postings_file(e["shard"]), "wb") as out:
+                table = {}
+                for field in SCORED:
+                    lengths = [r.doc_field_length(d, field, 1) for d in range(r.doc_count_all())]
+                    avg = avgfl[field]
+                    for t in r.lexicon(field):
+                        t = t.decode("utf-8") if isinstance(t, bytes) else t
+                        idf = idfs.get((field, t))
+                        if idf is None:
+                            n = sum(c.doc_frequency(field, t) for c in common)
+                            idf = idfs[(field, t)] = log(doc_count / (n + 1)) + 1
+                        ids, scores, positions = [], [], []
+                        m = r.postings(field, t)
+                        while m.is_active():
+                            d = m.id()
+                            ids.append(d)
+                            scores.append(scoring.bm25(idf, m.weight(), lengths[d], avg, BM25_B, BM25_K1))
+                            positions.append(tuple(m.value_as("positions")))
+                            m.next()
+                        blob = pickle.dumps((ids, scores, positions), protocol=5)
+                        table[(field, t)] = (out.tell(), len(blob))
+                        out.write(blob)
+                at = out.tell()
+                out.write(pickle.dumps(table, protocol=5))
+                out.write(struct.pack("<Q", at))
+    finally:
+        for r in readers.values():
+            r.close()
+
+
 def build(db, out_dir: Path) -> Path:
-    """Index the store `db` (a sqlite_utils.Database) into `out_dir`.
+    """Index the store `db` (a sqlite_utils.Database) into `out_dir`: one
+    Whoosh index (a shard) per edition, so that a search reads the editions it
+    searches and nothing else, and `docs-<n>.json` beside each, what a
+    Searcher keeps in memory of the shard's documents.
 
     The index is written into a sibling directory and renamed into place
     when complete, so even outside a build `out_dir` is never half-written."""
@@ -176,23 +329,33 @@ def build(db, out_dir: Path) -> Path:
     tmp = out_dir.with_name(f".{out_dir.name}-tmp-{os.getpid()}-{time.monotonic_ns()}")
     tmp.mkdir()
     try:
-        ix = whoosh_index.create_in(str(tmp), schema(), indexname=INDEX_NAME)
-        writer = ix.writer(procs=1, limitmb=128)
-        vocabulary: Counter[str] = Counter()
-        count = 0
-        docs = []
+        editions = _editions(db)
+        by_edition: dict[str, list[dict]] = {e["id"]: [] for e in editions}
         for doc in _documents(db):
-            writer.add_document(**doc)
-            docs.append(doc)
-            vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"], doc["index"])))
-                              if w.isalpha() and len(w) > 1)
-            count += 1
-        writer.commit(optimize=True)
-        meta = {"editions": _editions(db), "documents": count, "vocabulary": dict(vocabulary.most_common()),
+            by_edition[doc["edition"]].append(doc)
+        vocabulary: Counter[str] = Counter()
+        for n, e in enumerate(editions):
+            docs = by_edition[e["id"]]
+            e["shard"], e["documents"] = n, len(docs)
+            ix = whoosh_index.create_in(str(tmp), schema(), indexname=shard_name(n))
+            writer = ix.writer(procs=1, limitmb=128)
+            for doc in docs:
+                writer.add_document(**doc)
+                vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"],
+                                                             doc.get("context") or "")))
+                                  if w.isalpha() and len(w) > 1)
+            writer.commit(optimize=True)
+            (tmp / docs_file(n)).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
+        default = default_editions(editions)
+        meta = {"editions": editions, "default_editions": default,
+                "documents": sum(e["documents"] for e in editions), "vocabulary": dict(vocabulary.most_common()),
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
+        _write_postings(tmp, editions, default)
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        offline.write(tmp / offline.PAYLOAD, docs, meta["editions"])
+        # offline, the phone searches what a search with no edition searches
+        offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
+                      [e for e in editions if e["id"] in default])
         if out_dir.exists():  # outside a build only: move the old index aside first
             old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
             out_dir.rename(old)

@@ -6,7 +6,9 @@ ranks it with static/search.js the way search/query.py ranks on the server,
 so the two agree as far as they can (bench/search.py measures how far):
 
 * `docs`: every document of the Whoosh index (provisions, definitions, guide
-  topics) with the fields it is searched on and what a result shows;
+  topics, index entries) with the fields it is searched on, what a result
+  shows, and for an index entry the documents it cites (their places in
+  `docs`, with their shares);
 * `terms`: every word of the corpus (and of the directors' vocabulary) with
   its index term, as search/analysis.py makes it (spelling folded, stemmed,
   stop words null), so the browser analyses text exactly as the server
@@ -26,7 +28,7 @@ from search.analysis import NUMBER_WORDS, SUITS, term, words
 from search.synonyms import EXPANSION_WEIGHT, SYNONYMS_FILE, synonyms
 
 PAYLOAD = "offline.json"
-FIELDS = ("title", "heading", "text", "index")
+FIELDS = ("title", "heading", "text", "context")
 
 
 def payload(docs: list[dict], editions: list[dict]) -> dict:
@@ -35,22 +37,27 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
     rk = query.Ranking()
     vocab: set[str] = set(NUMBER_WORDS) | set(SUITS) | set(rk.fillers)
     out_docs = []
+    number = {d["key"]: i for i, d in enumerate(docs)}
     for d in docs:
         fields = [d.get(f) or "" for f in FIELDS]
         for f in fields:
             vocab.update(words(f))
+        # an index entry's cited documents, by their place in `docs`
+        cites = [[number[k], share] for k, share in d.get("cites") or () if k in number]
         out_docs.append([d["kind"], d["edition"], d.get("law"), d["provision"], d["url"], d["group"],
-                         list(d.get("laws") or []), d.get("ord") or 0, *fields])
+                         list(d.get("laws") or []), d.get("ord") or 0, *fields, cites])
     vocab.update(words(Path(SYNONYMS_FILE).read_text(encoding="utf-8")))
     syn = synonyms()
     return {
-        "columns": ["kind", "edition", "law", "provision", "url", "group", "laws", "ord", *FIELDS],
+        "columns": ["kind", "edition", "law", "provision", "url", "group", "laws", "ord", *FIELDS, "cites"],
         "docs": out_docs,
         "terms": {w: term(w) for w in sorted(vocab)},
         "synonyms": [[list(k), [list(a) for a in alts]] for k, alts in syn.entries.items()],
         "ranking": {
             "boost": {f: (rk.title_weight if f == "title" else b) for f, b in query.FIELDS},
             "expansion": EXPANSION_WEIGHT, "all_terms_bonus": query.ALL_TERMS_BONUS,
+            "index_weight": rk.index_weight, "field_tiebreak": query.FIELD_TIEBREAK,
+            "phrase_bonus": query.PHRASE_BONUS,
             "other_family": query.OTHER_FAMILY_WEIGHT, "in_force": query.IN_FORCE_WEIGHT,
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
             "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),

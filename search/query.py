@@ -19,55 +19,65 @@ How a query is answered:
    (fewest edits, then most frequent), which is searched and offered as
    `suggestion`.  The directors' vocabulary (search/synonyms.txt) adds its
    expansions.
-3. Ranking: Whoosh's BM25F score of each term in each field, weighted
-   heading x3, the official index's entries citing the provision x2.5 (see
-   search/index.py), law title x2, text x1.  Each word of the query (a "slot", with
-   its expansions) scores its best field and alternative, plus a little of the
-   others; a document scores the sum over the slots, scaled by the share of
-   the slots it matches, doubled when it matches them all, and raised again
-   when the words stand together as a phrase.  So several-word questions
-   favour the provisions that answer all of them, and a one-word query works
-   as plain BM25F.  Guide topics and codes of another family (rubber bridge)
-   weigh a little less, so the Laws of Duplicate Bridge come first on a tie.
-   The scores are combined here rather than by Whoosh's query objects: the
-   index is small and never changes under a Searcher, so every term's
-   postings (BM25F scores and positions) are read once, when the Searcher
-   opens (a fraction of a second), which keeps a search to a few
-   milliseconds.
-4. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
+3. What is searched: with no edition asked, the editions of
+   search/index.py `default_editions` (the code in force, the code before
+   it, the rubber code, the guide), however many old codes the corpus holds;
+   with an edition asked, that edition (and the guide, as evidence).  Each
+   edition is a Whoosh index of its own (a shard), whose postings Whoosh
+   scored at build time with the statistics of the default editions together
+   (search/index.py `_write_postings`, so scores compare across shards); a shard
+   is opened when first searched, and a term's postings read from it when
+   first needed.
+4. Ranking: Whoosh's BM25F score of each term in each field, weighted
+   heading x3, the headings of the sections a provision is in x2, law title
+   x1.5, text x1.  The official index's entries are documents of their own
+   (search/index.py): an entry that matches gives the provisions it cites its
+   score x2.5/3, as one more field of theirs.  Each word of the query (a
+   "slot", with its expansions) scores its best field and alternative, plus
+   a little of the others; a document scores the sum over the slots, scaled
+   by the share of the slots it matches, doubled when it matches them all,
+   and raised again when the words stand together as a phrase.  So
+   several-word questions favour the provisions that answer all of them,
+   and a one-word query works as plain BM25F.  Guide topics and codes of
+   another family (rubber bridge) weigh a little less, so the Laws of
+   Duplicate Bridge come first on a tie.  The scores are combined here
+   rather than by Whoosh's query objects; a term's postings (BM25F scores
+   and positions) are kept once read, up to MAX_CACHED_POSTINGS, so opening
+   costs a few milliseconds and so does a search.
+5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
    are listed under `more`.  So one law never fills the page.
-5. Snippets: the window of the text with the most matched words, the matches
+6. Snippets: the window of the text with the most matched words, the matches
    in <mark>, everything else escaped.
 """
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import re
+import struct
 import threading
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from math import log
 from pathlib import Path
 from urllib.parse import quote
 
 from markupsafe import Markup, escape
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
-from whoosh import index as whoosh_index
-from whoosh import scoring
 
 from laws import citations
-from search.analysis import NUMBER_WORDS, WORD, remember_terms, spans, term
-from search.index import INDEX_NAME, KINDS, META
+from search.analysis import NUMBER_WORDS, SUITS, WORD, remember_terms, spans, term
+from search.index import KINDS, META, docs_file, postings_file
 from search.synonyms import Slot, synonyms
 
-FIELDS = (("heading", 3.0), ("index", 2.5), ("title", 2.0), ("text", 1.0))
-# BM25F as Whoosh's default, except that the official index's field is not
-# normalised by its length: a provision that many index entries cite has a
-# long field, and that is more evidence, not less.
-WEIGHTING = scoring.BM25F(B=0.75, K1=1.2, index_B=0.0)
+FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0))
+
+
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
 ALL_TERMS_BONUS = 1.0  # a document with every word of the query scores this much again
 PHRASE_BONUS = 0.5  # ... and this much more when they stand together
@@ -76,8 +86,14 @@ OTHER_FAMILY_WEIGHT = 0.85  # rubber bridge, when searching all editions
 # the code in force first: of two editions' equally good provisions (a law
 # 2017 kept word for word), the one a director rules by today leads the group
 IN_FORCE_WEIGHT = 1.15
+# an entry of the official index gives what it cites its score (its words are
+# its heading: x3) times this, as if it were a field of the provision x2.5
+INDEX_WEIGHT = 2.5 / 3.0
 MAX_QUERY_CHARS = 300
 MAX_TERMS = 24
+# postings a Searcher keeps in memory (about 100 bytes each): the editions a
+# search with no edition asked reads, whole, with room for a few more
+MAX_CACHED_POSTINGS = 250_000
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -110,6 +126,7 @@ class Ranking:
     fillers: frozenset = field(default_factory=lambda: FILLERS)
     intents: bool = True
     title_weight: float = 1.5
+    index_weight: float = INDEX_WEIGHT
 
     @classmethod
     def words_only(cls) -> "Ranking":
@@ -152,20 +169,30 @@ class Searcher:
     def __init__(self, index_dir: Path, ranking: Ranking | None = None):
         self.ranking = ranking or Ranking()
         self.path = Path(index_dir)
-        if not whoosh_index.exists_in(str(self.path), indexname=INDEX_NAME):
+        if not (self.path / META).exists():
             raise IndexMissing(f"no search index at {self.path}: run `flask --app app build`")
-        self.ix = whoosh_index.open_dir(str(self.path), indexname=INDEX_NAME, readonly=True)
         meta = json.loads((self.path / META).read_text(encoding="utf-8"))
         self.editions: list[dict] = meta["editions"]
+        if not all("shard" in e for e in self.editions) or not all(
+                (self.path / postings_file(e["shard"])).exists() for e in self.editions):
+            raise IndexMissing(f"no search index at {self.path} (or one of an older format): "
+                               "run `flask --app app build`")
         self.edition_by_id = {e["id"]: e for e in self.editions}
+        # what a search with no edition asked searches (search/index.py `default_editions`)
+        self.default_editions: tuple[str, ...] = tuple(meta.get("default_editions") or
+                                                       [e["id"] for e in self.editions])
         self.vocabulary: dict[str, int] = meta["vocabulary"]
-        remember_terms(meta.get("terms", {}))
+        self._terms: dict[str, str | None] = meta.get("terms", {})
+        remember_terms(self._terms)
+        self._surface: dict[str, set[str]] | None = None  # term -> the corpus's words with it
+        self._patterns: dict[frozenset, re.Pattern] = {}
         self._vocab_by_len: dict[int, list[str]] = {}
         for w in self.vocabulary:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
-        self._post_cache: dict = {}
-        self._preloaded = False
+        self._lock = threading.Lock()
+        self._post_cache: "OrderedDict[tuple, tuple[dict, dict]]" = OrderedDict()
+        self._post_cached = 0  # postings held in _post_cache
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
@@ -173,18 +200,116 @@ class Searcher:
         self.main_family = self.code_editions[0]["family"] if self.code_editions else None
         # the family whose laws the guide's topics are tagged with
         self.guide_family = next((e["family"] for e in self.editions if e["kind"] == "guide"), self.main_family)
-        # what ranking and grouping need of every document, by document number
-        self.docs: list[dict] = []
+        # the guide's topics are evidence for the laws, whatever edition is searched
+        self.evidence_editions = tuple(e["id"] for e in self.editions if e["kind"] == "guide")
+        # documents are numbered across the shards: shard n's start at offset[n]
+        self.offset: dict[str, int] = {}
+        total = 0
+        for e in self.editions:
+            self.offset[e["id"]] = total
+            total += e.get("documents", 0)
+        # what ranking and grouping need of a document, by number: filled as
+        # each shard is opened (a search opens the editions it searches)
+        self.docs: list[dict | None] = [None] * total
         self.by_key: dict[str, int] = {}
-        reader = self.whoosh.reader()
-        for d in range(reader.doc_count_all()):
-            f = reader.stored_fields(d)
-            fam = self.edition_by_id.get(f["edition"], {}).get("family")
-            self.docs.append({"group": f["group"], "kind": f["kind"], "edition": f["edition"],
-                              "ord": f.get("ord") or 0, "family": fam, "law": f.get("law"),
-                              "laws": tuple(f.get("laws") or ())})
-            self.by_key[f["key"]] = d
-        self._preload()
+        # index entries (search/index.py): entry document -> [(cited document, share)]
+        self.cites: dict[int, list[tuple[int, float]]] = {}
+        self._shards: dict[str, tuple[int, dict]] = {}  # edition -> (postings file, its table)
+        for ed in self.default_editions:
+            self._shard(ed)
+        synonyms()  # read once per process: now, rather than in the first search
+        term("opening")  # ... and the analyzer's spelling table
+
+    def _shard(self, edition: str) -> tuple[int, dict]:
+        """The postings file of `edition`'s shard and its table of terms
+        (search/index.py `_write_postings`), opened, and the shard's documents
+        read, on first use."""
+        found = self._shards.get(edition)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._shards.get(edition)
+            if found is not None:
+                return found
+            e = self.edition_by_id[edition]
+            docs = pickle.loads((self.path / docs_file(e["shard"])).read_bytes())
+            base = self.offset[edition]
+            fam = e.get("family")
+            for i, f in enumerate(docs):
+                f["family"], f["laws"] = fam, tuple(f.get("laws") or ())
+                f["weight_one"], f["weight_any"], f["evidence"] = self._weights(f)
+                self.docs[base + i] = f
+                self.by_key[f["key"]] = base + i
+            for i, f in enumerate(docs):
+                found = [(self.by_key[k], share) for k, share in f.pop("cites", None) or () if k in self.by_key]
+                if found:
+                    self.cites[base + i] = found
+            fd = os.open(self.path / postings_file(e["shard"]), os.O_RDONLY)
+            size = os.fstat(fd).st_size
+            (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
+            table = pickle.loads(os.pread(fd, size - 8 - at, at))
+            self._shards[edition] = found = (fd, table)
+            return found
+
+    def _weights(self, doc: dict) -> tuple[float, float, bool]:
+        """A document's weight in the ranking when an edition is asked and when
+        none is (0: never a result), and whether the guide's topics are evidence
+        for it (see `search`)."""
+        rk = self.ranking
+        if doc["kind"] == "entry":
+            return 0.0, 0.0, False
+        one = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
+        any_ = one
+        if doc["kind"] == "law" and doc["family"] != self.main_family:
+            any_ *= OTHER_FAMILY_WEIGHT
+        if doc["edition"] == self.in_force:
+            any_ *= IN_FORCE_WEIGHT
+        return one, any_, doc["kind"] == "law" and doc["family"] == self.guide_family
+
+    def __del__(self):
+        for fd, _ in getattr(self, "_shards", {}).values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def words_of(self, terms_set: frozenset) -> re.Pattern | None:
+        """A pattern finding the words of a text that may have one of `terms_set`
+        (every word of the corpus with that term, the term itself, numbers in
+        words, suit symbols); `snippet` checks each word's term."""
+        found = self._patterns.get(terms_set)
+        if found is not None:
+            return found
+        if self._surface is None:
+            surface: dict[str, set[str]] = {}
+            for w, t in self._terms.items():
+                if t:
+                    surface.setdefault(t, set()).add(w)
+            for w, n in NUMBER_WORDS.items():
+                surface.setdefault(n, set()).add(w)
+            for sym, name in SUITS.items():
+                t = term(name)
+                if t:
+                    surface.setdefault(t, set()).add(sym)
+            self._surface = surface
+        alts = set()
+        for t in terms_set:
+            alts |= self._surface.get(t, set()) | {t}
+            if t.isdigit():
+                alts |= {t + x for x in ("st", "nd", "rd", "th")}
+        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(a) for a in sorted(alts, key=len, reverse=True))
+                             + r")(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+        if len(self._patterns) > 256:
+            self._patterns.clear()
+        self._patterns[terms_set] = pattern
+        return pattern
+
+    def has_term(self, edition: str, field: str, t: str) -> bool:
+        return (field, t) in self._shard(edition)[1]
+
+    def stored(self, d: int) -> dict:
+        """What a result shows of document `d`."""
+        return self.docs[d]
 
     @classmethod
     def open(cls, index_dir: Path) -> "Searcher":
@@ -200,14 +325,6 @@ class Searcher:
             while len(cls._cache) > cls.CACHE_SIZE:
                 cls._cache.popitem(last=False)
         return searcher
-
-    @property
-    def whoosh(self):
-        """A Whoosh searcher for this thread (they are not shared between threads)."""
-        s = getattr(self._local, "searcher", None)
-        if s is None:
-            s = self._local.searcher = self.ix.searcher(weighting=WEIGHTING)
-        return s
 
     # --- the query --------------------------------------------------------------
 
@@ -252,8 +369,7 @@ class Searcher:
             return True
         if synonyms().known(t):
             return True
-        reader = self.whoosh.reader()
-        return any((f, t) in reader for f, _ in FIELDS)
+        return any(self.has_term(ed, f, t) for ed in self.default_editions for f, _ in FIELDS)
 
     def _correct(self, word: str) -> str | None:
         """The corpus word nearest `word`: fewest edits (a swap of two letters is
@@ -279,43 +395,58 @@ class Searcher:
 
     # --- scoring -------------------------------------------------------------------
 
-    def _postings(self, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
-        """BM25F score and positions of term `t` in `field`, by document number.
-        The index never changes under a Searcher, so they are cached."""
-        key = (field, t)
-        found = self._post_cache.get(key)
-        if found is not None:
-            return found
-        if self._preloaded:
-            # every term of the index was read when it opened: this one is in
-            # no document, and is not kept (a robot types endless new words)
-            return _NO_POSTINGS
+    def _postings(self, field: str, t: str, editions: tuple[str, ...]) -> tuple[dict[int, float], dict[int, tuple]]:
+        """BM25F score and positions of term `t` in `field`, by document number,
+        in the shards of `editions`."""
+        if len(editions) == 1:
+            return self._shard_postings(editions[0], field, t)
         scores: dict[int, float] = {}
         positions: dict[int, tuple] = {}
-        s = self.whoosh
-        if key in s.reader():
-            m = s.postings(field, t)
-            while m.is_active():
-                d = m.id()
-                scores[d] = m.score()
-                positions[d] = tuple(m.value_as("positions"))
-                m.next()
-        self._post_cache[key] = found = (scores, positions)
+        for ed in editions:
+            sc, pos = self._shard_postings(ed, field, t)
+            if sc:
+                scores.update(sc)
+                positions.update(pos)
+        return scores, positions
+
+    def _shard_postings(self, edition: str, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
+        """A term's postings in one shard, read on first use and kept while
+        they are used: the shard never changes under a Searcher.  What is
+        kept is bounded (MAX_CACHED_POSTINGS, least recently used first out),
+        so a worker's memory does not grow with the editions searched, and a
+        term no document has is never kept (a robot types endless new words)."""
+        key = (edition, field, t)
+        cache = self._post_cache
+        found = cache.get(key)
+        if found is not None:
+            try:
+                cache.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
+            return found
+        fd, table = self._shard(edition)
+        where = table.get((field, t))
+        if where is None:
+            return _NO_POSTINGS
+        ids, sc, pos = pickle.loads(os.pread(fd, where[1], where[0]))
+        base = self.offset[edition]
+        if base:
+            ids = [base + i for i in ids]
+        found = (dict(zip(ids, sc)), dict(zip(ids, pos)))
+        scores = found[0]
+        with self._lock:
+            if key not in cache:
+                cache[key] = found
+                self._post_cached += len(scores)
+                while self._post_cached > MAX_CACHED_POSTINGS and len(cache) > 1:
+                    _, (old, _) = cache.popitem(last=False)
+                    self._post_cached -= len(old)
         return found
 
-    def _preload(self) -> None:
-        """Read every term's postings once, now: the corpus is small (a few
-        thousand terms), and then no search pays for reading the index."""
-        reader = self.whoosh.reader()
-        for field, _ in FIELDS:
-            for t in reader.lexicon(field):
-                self._postings(field, t.decode("utf-8") if isinstance(t, bytes) else t)
-        self._preloaded = True
-
-    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int) -> dict[int, float]:
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> dict[int, float]:
         """Documents with every term of `phrase` in `field`: the sum of the
         terms' scores, halved unless they stand in order at most `slop` apart."""
-        posts = [self._postings(field, t) for t in phrase]
+        posts = [self._postings(field, t, eds) for t in phrase]
         docs = set(posts[0][0])
         for sc, _ in posts[1:]:
             docs &= sc.keys()
@@ -325,15 +456,18 @@ class Searcher:
             out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
         return out
 
-    def _together(self, field: str, phrase: tuple[str, ...], slop: int) -> set[int]:
-        posts = [self._postings(field, t) for t in phrase]
+    def _together(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> set[int]:
+        posts = [self._postings(field, t, eds) for t in phrase]
         docs = set(posts[0][0])
         for sc, _ in posts[1:]:
             docs &= sc.keys()
         return {d for d in docs if _in_order([pos[d] for _, pos in posts], slop)}
 
-    def score(self, slots: list[Slot]) -> dict[int, float]:
-        """Document number -> score of the query (see the module docstring)."""
+    def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
+        """Document number -> score of the query in the shards of `editions`
+        (default: the editions a search with no edition asked searches; see
+        the module docstring)."""
+        eds = tuple(editions or self.default_editions)
         fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
@@ -343,27 +477,60 @@ class Searcher:
             summed: dict[int, float] = {}
             for phrase, weight in slot.all():
                 for field, boost in fields:
-                    scores = (self._postings(field, phrase[0])[0] if len(phrase) == 1
-                              else self._phrase(field, phrase, slop=1))
+                    scores = (self._postings(field, phrase[0], eds)[0] if len(phrase) == 1
+                              else self._phrase(field, phrase, 1, eds))
+                    if not scores:
+                        continue
                     f = boost * weight
+                    if not best:  # the first list: nothing to compare with (most words have one big list)
+                        best = {d: sc * f for d, sc in scores.items()}
+                        summed = best.copy()
+                        continue
+                    sget, bget = summed.get, best.get
                     for d, sc in scores.items():
                         v = sc * f
-                        summed[d] = summed.get(d, 0.0) + v
-                        if v > best.get(d, 0.0):
+                        summed[d] = sget(d, 0.0) + v
+                        if v > bget(d, 0.0):
                             best[d] = v
+            self._cited_by_entries(best, summed)
+            tget, mget = totals.get, matched.get
             for d, b in best.items():
-                totals[d] = totals.get(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
-                matched[d] = matched.get(d, 0) + 1
+                totals[d] = tget(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
+                matched[d] = mget(d, 0) + 1
         if n > 1:
             for d in totals:
                 totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
             for field, _ in fields:
-                together |= self._together(field, flat, slop=2)
+                together |= self._together(field, flat, 2, eds)
+            if self.ranking.index_weight:
+                together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
             for d in together:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
+
+    def _cited_by_entries(self, best: dict[int, float], summed: dict[int, float]) -> None:
+        """The index entries that match one slot of the query give what they
+        cite their score, as one more field of it.  Only the best entry
+        counts: the index lists one idea under each of its words ('Artificial
+        psychic call' under Artificial Call, Psychic Call and Partnership
+        Understanding), which is one piece of evidence, not three.  And an
+        entry scores its best field: its heading entry's words (its title)
+        place it, but repeat what its own words say."""
+        weight = self.ranking.index_weight
+        if not weight or not self.cites:
+            return
+        top: dict[int, float] = {}
+        for d in [d for d in self.cites if d in best]:  # the entries (a few hundred) that matched
+            v = best[d] * weight
+            for t, share in self.cites[d]:
+                if v * share > top.get(t, 0.0):
+                    top[t] = v * share
+        for t, v in top.items():
+            summed[t] = summed.get(t, 0.0) + v
+            if v > best.get(t, 0.0):
+                best[t] = v
 
     def fields(self) -> tuple[tuple[str, float], ...]:
         """The fields searched and their boosts, the law title's as the ranking says."""
@@ -460,12 +627,18 @@ class Searcher:
         if not parsed:
             return None
         _law, pid = parsed
-        eds = [e for e in self.code_editions if e["id"] == edition] if edition else self.code_editions
-        for cand in citations.candidates(pid):
-            for e in eds:
-                d = self.by_key.get(f"law|{e['id']}|{cand}")
-                if d is not None:
-                    return d
+        if edition:
+            tiers = [[e["id"] for e in self.code_editions if e["id"] == edition]]
+        else:  # the editions searched first; an older code only for what they lack
+            first = [e["id"] for e in self.code_editions if e["id"] in self.default_editions]
+            tiers = [first, [e["id"] for e in self.code_editions if e["id"] not in first]]
+        for eds in tiers:
+            for cand in citations.candidates(pid):
+                for ed in eds:
+                    self._shard(ed)
+                    d = self.by_key.get(f"law|{ed}|{cand}")
+                    if d is not None:
+                        return d
         return None
 
     # --- the search -------------------------------------------------------------------
@@ -495,20 +668,20 @@ class Searcher:
             groups[self.docs[cited]["group"]] = [(_CITED, cited)]
         if prepared.slots:
             scored = []
-            scores = self.score(prepared.slots)
+            eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
+                   else self.default_editions)
+            scores = self.score(prepared.slots, eds)
             evidence = self._guide_evidence(scores)
-            rk = self.ranking
+            docs = self.docs
+            slot = "weight_any" if edition is None else "weight_one"
             for d, score in scores.items():
-                doc = self.docs[d]
-                if (edition and doc["edition"] != edition) or (kind and doc["kind"] != kind) or d == cited:
+                doc = docs[d]
+                weight = doc[slot]
+                if (not weight or (edition and doc["edition"] != edition)
+                        or (kind and doc["kind"] != kind) or d == cited):
                     continue
-                weight = {"guide": rk.guide_weight, "definition": rk.definition_weight}.get(doc["kind"], 1.0)
-                if doc["kind"] == "law" and doc["family"] == self.guide_family:
+                if doc["evidence"]:
                     weight *= 1 + evidence.get(doc["law"], 0.0)
-                if edition is None and doc["kind"] == "law" and doc["family"] != self.main_family:
-                    weight *= OTHER_FAMILY_WEIGHT
-                if edition is None and doc["edition"] == self.in_force:
-                    weight *= IN_FORCE_WEIGHT
                 scored.append((score * weight, -doc["ord"], d))
             scored.sort(reverse=True)
             for score, _, d in scored:
@@ -528,15 +701,15 @@ class Searcher:
         return out
 
     def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
-        reader = self.whoosh.reader()
         score, d = members[0]
-        doc = reader.stored_fields(d)
+        doc = self.stored(d)
         text = doc.get("text") or ""
         if not text.strip() and doc["kind"] == "law":
             # a provision with no text of its own (27B1): show its first children's
             nxt = d + 1
-            while nxt < len(self.docs) and len(text) < SNIPPET_CHARS:
-                o = reader.stored_fields(nxt)
+            while (nxt < len(self.docs) and len(text) < SNIPPET_CHARS and self.docs[nxt] is not None
+                   and self.docs[nxt]["edition"] == doc["edition"]):
+                o = self.stored(nxt)
                 if o["kind"] != "law" or o["edition"] != doc["edition"] or o.get("law") != doc.get("law"):
                     break
                 text += f" {o['provision']} {o.get('heading') or ''} {o.get('text') or ''}"
@@ -544,12 +717,13 @@ class Searcher:
         result = {"edition": doc["edition"], "law": doc.get("law"), "provision": doc["provision"],
                   "title": tidy_title(doc.get("title") or ""), "heading": doc.get("heading") or "",
                   "kind": doc["kind"], "match": "citation" if score == _CITED else "words",
-                  "snippet": str(snippet(text, terms_set)), "url": doc["url"]}
+                  "snippet": str(snippet(text, terms_set, words=self.words_of(frozenset(terms_set)))),
+                  "url": doc["url"]}
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
         more = []
         for _, other in members[1:1 + MORE_PER_GROUP]:
-            o = reader.stored_fields(other)
+            o = self.stored(other)
             more.append({"edition": o["edition"], "provision": o["provision"],
                          "heading": o.get("heading") or "", "url": o["url"]})
         result["more"] = more
@@ -586,13 +760,20 @@ def _in_order(positions: list[tuple], slop: int) -> bool:
 
 # --- snippets -----------------------------------------------------------------
 
-def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS) -> Markup:
+def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re.Pattern | None = None) -> Markup:
     """The window of `text` with the most different query terms, the matches
-    in <mark>, everything else escaped."""
+    in <mark>, everything else escaped.  `words`, a pattern of the words that
+    have those terms (`Searcher.words_of`), spares analysing every word of a
+    long text."""
     text = text.strip()
     if not text:
         return Markup("")
-    hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set] if terms_set else []
+    if not terms_set:
+        hits = []
+    elif words is not None:
+        hits = [(m.start(), m.end(), t) for m in words.finditer(text) if (t := term(m[0].lower())) in terms_set]
+    else:
+        hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set]
     start = 0
     if hits:
         best, best_n, j = hits[0][0], 0, 0

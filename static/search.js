@@ -48,10 +48,13 @@
       self.synonyms.set(e[0].join(" "), e[1]);
       self.longest = Math.max(self.longest, e[0].length);
     });
+    this.cache = new Map();
+    // stop words are dropped by the tokenizer, so that a field's length is
+    // its number of terms, as Whoosh counts it
     this.ms = new root.MiniSearch({
-      fields: ["title", "heading", "text", "index"],
+      fields: ["title", "heading", "text", "context"],
       storeFields: [],
-      tokenize: words,
+      tokenize: function (text) { return words(text).filter(function (w) { return self.term(w); }); },
       processTerm: function (w) { return self.term(w); }
     });
     this.ms.addAll(this.docs);
@@ -87,25 +90,86 @@
     return slots;
   };
 
+  /* Whoosh's BM25F (search/index.py SharedBM25F) from MiniSearch's: the same
+     k1 and b (and no BM25+ "d"), one field at a time, and Whoosh's idf in place
+     of MiniSearch's, from the same document frequency. */
+  var BM25 = { k: 1.2, b: 0.75, d: 0 };
+
+  Engine.prototype.fieldScores = function (t, field) {
+    var key = field + "\u0000" + t, found = this.cache.get(key);
+    if (found) return found;
+    var self = this;
+    var rs = this.ms.search(t, { fields: [field], boost: {}, bm25: BM25, processTerm: function (x) { return x; },
+      fuzzy: function (x) { return self.isKnown(x) ? false : 0.25; }, prefix: false });
+    var N = this.ms.documentCount, n = rs.length;
+    var ratio = (Math.log(N / (n + 1)) + 1) / Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    found = new Map();
+    rs.forEach(function (r) { found.set(r.id, r.score * ratio); });
+    if (this.cache.size > 2000) this.cache.clear();
+    this.cache.set(key, found);
+    return found;
+  };
+
+  /* A document's terms in `field`, in order (the positions Whoosh keeps). */
+  Engine.prototype.positions = function (id, field) {
+    var self = this;
+    return words(this.docs[id][field]).map(function (w) { return self.term(w); }).filter(function (t) { return t; });
+  };
+
+  /* True when the terms of `phrase` stand in order in `field`, each at most
+     1 + slop after the one before (search/query.py `_in_order`). */
+  Engine.prototype.inOrder = function (id, field, phrase, slop) {
+    var toks = this.positions(id, field);
+    for (var i = 0; i < toks.length; i++) {
+      if (toks[i] !== phrase[0]) continue;
+      var prev = i, ok = true;
+      for (var j = 1; j < phrase.length && ok; j++) {
+        ok = false;
+        for (var p = prev + 1; p <= prev + 1 + slop && p < toks.length; p++) {
+          if (toks[p] === phrase[j]) { prev = p; ok = true; break; }
+        }
+      }
+      if (ok) return true;
+    }
+    return false;
+  };
+
+  /* Documents with every term of `phrase` in `field`: the sum of the terms'
+     scores, halved unless they stand in order (search/query.py `_phrase`). */
+  Engine.prototype.phraseScores = function (phrase, field, slop) {
+    var self = this, per = phrase.map(function (t) { return self.fieldScores(t, field); });
+    var out = new Map();
+    per[0].forEach(function (v, id) {
+      var total = v;
+      for (var i = 1; i < per.length; i++) {
+        if (!per[i].has(id)) return;
+        total += per[i].get(id);
+      }
+      out.set(id, self.inOrder(id, field, phrase, slop) ? total : 0.5 * total);
+    });
+    return out;
+  };
+
   Engine.prototype.score = function (slots) {
     var self = this, totals = new Map(), matched = new Map();
-    var boost = this.rk.boost;
+    var boost = this.rk.boost, fields = Object.keys(boost), tiebreak = this.rk.field_tiebreak;
     slots.forEach(function (slot) {
-      var best = new Map();
+      var best = new Map(), summed = new Map();
       [[slot.typed, 1]].concat(slot.alts.map(function (a) { return [a, self.rk.expansion]; })).forEach(function (pair) {
         var phrase = pair[0], weight = pair[1];
-        var found = self.ms.search({ combineWith: "AND", queries: phrase }, {
-          boost: boost, processTerm: function (t) { return t; },
-          fuzzy: function (t) { return self.isKnown(t) ? false : 0.25; },
-          prefix: false
-        });
-        found.forEach(function (r) {
-          var v = r.score * weight;
-          if (v > (best.get(r.id) || 0)) best.set(r.id, v);
+        fields.forEach(function (field) {
+          var found = phrase.length === 1 ? self.fieldScores(phrase[0], field) : self.phraseScores(phrase, field, 1);
+          var f = boost[field] * weight;
+          found.forEach(function (sc, id) {
+            var v = sc * f;
+            summed.set(id, (summed.get(id) || 0) + v);
+            if (v > (best.get(id) || 0)) best.set(id, v);
+          });
         });
       });
-      best.forEach(function (v, id) {
-        totals.set(id, (totals.get(id) || 0) + v);
+      self.citedByEntries(best, summed);
+      best.forEach(function (b, id) {
+        totals.set(id, (totals.get(id) || 0) + b + tiebreak * (summed.get(id) - b));
         matched.set(id, (matched.get(id) || 0) + 1);
       });
     });
@@ -115,8 +179,45 @@
         var m = matched.get(id);
         totals.set(id, v * (m / n) * (m === n ? 1 + self.rk.all_terms_bonus : 1));
       });
+      // the words standing together, in some field (or in an index entry citing it)
+      var flat = [];
+      slots.forEach(function (s) { flat = flat.concat(s.typed); });
+      var together = new Set();
+      totals.forEach(function (v, id) {
+        if (matched.get(id) !== n) return;
+        for (var i = 0; i < fields.length; i++) {
+          if (self.inOrder(id, fields[i], flat, 2)) { together.add(id); break; }
+        }
+      });
+      if (this.rk.index_weight) {
+        together.forEach(function (id) {
+          (self.docs[id].cites || []).forEach(function (c) { together.add(c[0]); });
+        });
+      }
+      together.forEach(function (id) {
+        if (totals.has(id)) totals.set(id, totals.get(id) * (1 + self.rk.phrase_bonus));
+      });
     }
     return totals;
+  };
+
+  /* The index entries matching a slot give what they cite their score; only
+     the best entry counts (search/query.py `_cited_by_entries`). */
+  Engine.prototype.citedByEntries = function (best, summed) {
+    var self = this, w = this.rk.index_weight, top = new Map();
+    if (!w) return;
+    best.forEach(function (v, id) {
+      var cites = self.docs[id].cites;
+      if (!cites || !cites.length) return;
+      cites.forEach(function (c) {
+        var x = v * w * c[1];
+        if (x > (top.get(c[0]) || 0)) top.set(c[0], x);
+      });
+    });
+    top.forEach(function (x, id) {
+      summed.set(id, (summed.get(id) || 0) + x);
+      if (x > (best.get(id) || 0)) best.set(id, x);
+    });
   };
 
   Engine.prototype.isKnown = function (t) {
@@ -216,7 +317,7 @@
       }
       scores.forEach(function (sc, id) {
         var d = self.docs[id];
-        if ((edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
+        if (d.kind === "entry" || (edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
         var w = d.kind === "guide" ? self.rk.guide_weight : d.kind === "definition" ? self.rk.definition_weight : 1;
         if (d.kind === "law" && self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily) {
           w *= 1 + (evidence.get(d.law) || 0);

@@ -326,9 +326,18 @@ def test_insufficient_bid_finds_law_27(searcher):
 @pytest.mark.parametrize("query, with_index", [
     ("misplacing cards", "90B6"),  # 'Procedural Penalty / Misplacing cards 90B6'
 ])
-def test_the_index_field_lifts_the_provisions_it_cites(searcher, monkeypatch, query, with_index):
-    from search import query as search_query
+def test_the_index_entries_lift_the_provisions_they_cite(searcher, query, with_index):
+    import dataclasses
+
+    from search.query import Searcher
 
     assert searcher.search(query, edition="2017")["results"][0]["provision"] == with_index
-    monkeypatch.setattr(search_query, "FIELDS", tuple(f for f in search_query.FIELDS if f[0] != "index"))
-    assert searcher.search(query, edition="2017")["results"][0]["provision"] != with_index
+    without = Searcher(searcher.path, dataclasses.replace(searcher.ranking, index_weight=0.0))
+    assert without.search(query, edition="2017")["results"][0]["provision"] != with_index
+
+
+def test_index_entries_are_evidence_not_results(searcher):
+    # 'Psychic Call' and its sub-entries match, and lift Law 40; no entry is shown
+    out = searcher.search("psychic call", limit=50)
+    assert out["results"] and all(r["kind"] in ("law", "definition", "guide") for r in out["results"])
+    assert out["results"][0]["law"] == 40

@@ -359,3 +359,36 @@ def test_index_build_never_leaves_a_half_written_index(built, tmp_path, monkeypa
     assert sorted(p.name for p in out.iterdir()) == before  # the old index, untouched
     assert [p.name for p in tmp_path.iterdir()] == ["index"]  # no leftovers
     assert Searcher(out).search("revoke")["results"]
+
+
+# --- search flat in editions (issue 14) -----------------------------------------------
+
+def _ed(id_, kind, family, year, in_force=False):
+    return {"id": id_, "kind": kind, "family": family, "year": year, "in_force": in_force}
+
+
+def test_default_editions_do_not_grow_with_old_codes():
+    old = [_ed(f"{y}-syn", "code", "duplicate", y) for y in range(1978, 2007)]
+    editions = old + [_ed("2007", "code", "duplicate", 2007), _ed("2017", "code", "duplicate", 2017, True),
+                      _ed("1993-rubber", "code", "rubber", 1993), _ed("dbrs-2017", "guide", "duplicate", 2017)]
+    assert index.default_editions(editions) == ["2007", "2017", "1993-rubber", "dbrs-2017"]
+    # with no code in force, the newest leads
+    editions[-3]["in_force"] = False
+    assert index.default_editions(editions) == ["2007", "2017", "1993-rubber", "dbrs-2017"]
+    assert index.default_editions([_ed("2027", "code", "duplicate", 2027)]) == ["2027"]
+
+
+def test_a_search_opens_only_the_editions_it_searches(built):
+    s = Searcher(current_store(built).resolve().parent / "index")
+    assert set(s._shards) == set(s.default_editions)
+    assert all(s.docs[d] is not None for d in range(len(s.docs)))  # today every edition is searched by default
+    assert s.search("revoke", edition="2007", limit=3)["results"][0]["edition"] == "2007"
+
+
+def test_shards_score_alike(searcher):
+    """One edition searched alone ranks as it does among the others: the
+    shards share their statistics."""
+    slots = searcher.prepare("claim of tricks").slots
+    every = searcher.score(slots)
+    alone = searcher.score(slots, ("2007",))
+    assert alone and alone == {d: v for d, v in every.items() if searcher.docs[d]["edition"] == "2007"}

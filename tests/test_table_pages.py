@@ -83,8 +83,14 @@ def test_offline_search_payload(client, db):
     assert r.content_type == "application/json"
     p = r.get_json()
     assert set(p) >= {"columns", "docs", "terms", "synonyms", "ranking", "editions"}
-    provisions = db.execute("select count(*) from provisions").fetchone()[0]
+    # the documents a search with no edition asked searches: today, every edition's
+    eds = [e["id"] for e in p["editions"]]
+    assert sorted(eds) == sorted(r[0] for r in db.execute("select id from editions"))
+    provisions = db.execute(f"select count(*) from provisions where edition in ({','.join('?' * len(eds))})",
+                            eds).fetchone()[0]
     assert sum(1 for d in p["docs"] if d[0] == "law") == provisions
+    entries = [d for d in p["docs"] if d[0] == "entry"]
+    assert entries and all(d[-1] for d in entries)  # every index entry cites documents
     assert p["terms"]["hesitated"] == p["terms"]["hesitation"] == "hesit"
     assert p["terms"]["the"] is None and p["terms"]["unauthorised"] == p["terms"]["unauthorized"]
 

@@ -45,8 +45,8 @@ limit_request_field_size = 8190
 
 
 def post_worker_init(worker):
-    """Open the search index before the worker takes requests: reading every
-    term's postings takes a few seconds, which no search should wait for."""
+    """Open the search index before the worker takes requests (its editions'
+    documents and statistics: a few milliseconds), so no request waits for it."""
     from search.web import searcher
 
     try:
