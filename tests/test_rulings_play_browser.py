@@ -155,7 +155,7 @@ def test_same_ruling_offline(browser, app):
     with serve(app) as (url, server):
         ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         pg = ctx.new_page()
-        address = "/rulings/play?edition=2017&contract=4S&declarer=S&play=W:HK+N:H2+E:S5:exposed&unintentional=yes"
+        address = "/rulings/play?edition=2017&contract=4S&declarer=S&play=W:HK+N:H2+E:S5:exposed&held=no&unintentional=yes"
         pg.goto(url + address)
         _ready(pg)
         online = pg.inner_text("#app-flow .ruling")

@@ -4,7 +4,7 @@ the same facts and walker run in static/rulings/ offline), and
 /rulings/play.json (the data and the text of every cited provision).
 
 A ruling is a GET address: `/rulings/play?edition=2017&contract=4S
-&declarer=S&play=W:HK+N:H2+E:S5:exposed&unintentional=yes` — each card
+&declarer=S&play=W:HK+N:H2+E:S5:exposed&held=no&unintentional=yes` — each card
 `SEAT:CARD` or `SEAT:CARD:MARKER`, each finding a parameter (`yes`/`no`, or
 the answer's word).
 """

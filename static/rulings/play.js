@@ -101,7 +101,8 @@
 
   function analyse(req) {
     var t = new Table(req.declarer, req.strain), events = req.events;
-    var base = { edition: req.edition, declarer: t.declarer, dummy: t.dummy, lho: after(t.declarer), rho: after(t.declarer, 3), trumps: t.trumps || "NT" };
+    var base = { edition: req.edition, declarer: t.declarer, dummy: t.dummy, lho: after(t.declarer), rho: after(t.declarer, 3), trumps: t.trumps || "NT",
+      at_turn: false, held_next: null };  // 45C1: only a card exposed at its holder's turn (heldAtTurn)
     function facts(kind, i, more, seat, card) {
       var out = {}, k;
       for (k in base) out[k] = base[k];
@@ -123,7 +124,10 @@
         if (marker === "minor") t.minor[card] = true;
         continue;
       }
-      if (marker === "exposed") return facts("exposed-card", i, { several: t.penalty[seat].length > 0, deliberate: false });
+      if (marker === "exposed") {
+        var held = heldAtTurn(t, seat, card);
+        return facts("exposed-card", i, { several: t.penalty[seat].length > 0, deliberate: false, at_turn: held.at_turn, held_next: held.held_next });
+      }
       if (marker === "changed") return changedDesignation(t, events, i, facts);
       if (marker === "fifth") return fifthCard(t, events, i, facts);
       if (marker === "retract") return retraction(t, events, i, facts);
@@ -341,13 +345,22 @@
     return out;
   }
 
+  /* a defender's card exposed at his turn, before he has played to the trick,
+     may be one held so that his partner could see it: played (45C1) */
+  function heldAtTurn(t, seat, card) {
+    var atTurn = t.defender(seat) && t.expected() === seat && t.seatsInTrick().indexOf(seat) < 0;
+    if (!atTurn) return { at_turn: false, held_next: null };
+    var trick = t.trick.concat([[seat, card]]);
+    return { at_turn: true, held_next: trick.length === 4 ? winner(trick, t.trumps) : after(seat) };
+  }
+
   function seatsOf(f) {
     var seat = f.seat || null, nxt = f.next_seat || null;
     return { offender: seat, partner: f.partner || null, declarer: f.declarer, dummy: f.dummy, lho: f.lho, rho: f.rho,
       correct: f.correct_leader || null, offender_lho: f.offender_lho || null, offender_rho: f.offender_rho || null,
       due: f.due || null, after_offender: seat ? after(seat) : null, after_next: nxt ? after(nxt) : null,
       after_correct: f.correct_leader ? after(f.correct_leader) : null, after_rho_card: f.offender_lho || null,
-      restricted: f.restricted || null, none: null };
+      restricted: f.restricted || null, held_next: f.held_next || null, none: null };
   }
 
   function valuesOf(f, seats) {

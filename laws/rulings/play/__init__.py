@@ -204,13 +204,25 @@ class _Table:
             self.number += 1
 
 
+def _held_at_turn(t: _Table, seat: str, card: str) -> dict:
+    """A defender's card exposed at his turn, before he has played to the
+    trick, may be one held so that his partner could see it: played (45C1),
+    not a penalty card.  `held_next`: who plays after it if it is."""
+    at_turn = t.defender(seat) and t.expected() == seat and seat not in t.seats_in_trick()
+    if not at_turn:
+        return {"at_turn": False, "held_next": None}
+    trick = [*t.trick, (seat, card)]
+    return {"at_turn": True, "held_next": _winner(trick, t.trumps) if len(trick) == 4 else after(seat)}
+
+
 def analyse(req: dict) -> dict:
     """The facts of the first irregularity in the play (kind 'none' if there
     is none).  Facts are flat: the trees in play.json test them by name."""
     t = _Table(req["declarer"], req["strain"])
     events = req["events"]
     base = {"edition": req["edition"], "declarer": t.declarer, "dummy": t.dummy, "lho": after(t.declarer),
-            "rho": after(t.declarer, 3), "trumps": t.trumps or "NT"}
+            "rho": after(t.declarer, 3), "trumps": t.trumps or "NT",
+            "at_turn": False, "held_next": None}  # 45C1: only a card exposed at its holder's turn (_held_at_turn)
 
     def facts(kind: str, i: int | None, seat: str | None = None, card: str | None = None, **more) -> dict:
         out = dict(base, kind=kind, index=i, trick=t.number, due=t.expected())
@@ -242,7 +254,8 @@ def analyse(req: dict) -> dict:
             continue
 
         if marker == "exposed":
-            return facts("exposed-card", i, several=bool(t.penalty[seat]), deliberate=False)
+            return facts("exposed-card", i, several=bool(t.penalty[seat]), deliberate=False,
+                         **_held_at_turn(t, seat, card))
 
         if marker == "changed":
             return _changed_designation(t, events, i, facts)
@@ -612,7 +625,8 @@ def _seats(f: dict) -> dict:
             "offender_lho": f.get("offender_lho"), "offender_rho": f.get("offender_rho"), "due": f.get("due"),
             "after_offender": after(seat) if seat else None, "after_next": after(nxt) if nxt else None,
             "after_correct": after(f["correct_leader"]) if f.get("correct_leader") else None,
-            "after_rho_card": f.get("offender_lho"), "restricted": f.get("restricted"), "none": None}
+            "after_rho_card": f.get("offender_lho"), "restricted": f.get("restricted"),
+            "held_next": f.get("held_next"), "none": None}
 
 
 def _values(f: dict, seats: dict) -> dict:
