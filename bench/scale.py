@@ -8,12 +8,13 @@ written to a temporary folder and built, and the run prints
 
 * build time (and its steps: parse, store, references, comparisons, search
   index ...), store and search-index size;
-* search p50/p95 over the question set (bench/questions.tsv), in process,
-  against SQLite FTS5 over the same texts (the baseline, in the same run);
-* first search after a worker starts (gunicorn, one worker, after it answers
-  its first page), and worker RSS after warm-up;
-* law-page throughput (/2007/law/12) against a static file (the stylesheet)
-  through the same gunicorn with wrk, as a ratio.
+* search (bench/search.py `measure_scale`): p50/p95 over the question set
+  in process against SQLite FTS5 over the same texts (the baseline, in the
+  same run), opening the index and the first search in a fresh process, and
+  a gunicorn worker's RSS;
+* pages (bench/pages.py `measure_pages`): a law page and every law of the
+  code in force against a static file (the stylesheet) through the same
+  gunicorn with wrk, as ratios, with the page's weight and render time.
 
 Sizes count full 93-law codes; "1" is today's corpus as it is (2007 and 2017
 complete, the rubber code's Laws 41-71 and the guide), as in issue 14's table.
@@ -21,9 +22,9 @@ The targets (issue 14): 31 codes build in at most 15 s with a store under
 40 MB; search p95 within 1.5x FTS5; first search under 50 ms; RSS under
 100 MB; a law page at least 0.5x a static file.
 
-Each measurement is a function below (`build_figures`, `search_figures`,
-`first_search_figures`, `throughput_figures`), so that the search and pages
-benches can supply their own.
+Each measurement is one function (`build_figures` here, `measure_scale` and
+`measure_pages` in the search and pages benches), so each figure has one
+source.
 """
 from __future__ import annotations
 
@@ -31,13 +32,10 @@ import argparse
 import importlib.util
 import os
 import shutil
-import signal
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +46,6 @@ sys.path.insert(0, str(BENCH))
 import synthetic  # noqa: E402  (bench/synthetic.py)
 import serve  # noqa: E402  (bench/serve.py: gunicorn, wrk, RSS)
 
-PAGE = "/2007/law/12"
 
 
 def _bench_module(name: str):
@@ -101,105 +98,18 @@ def build_figures(corpus: Path, data: Path) -> dict:
 
 # --- search --------------------------------------------------------------------
 
-def _questions() -> list[str]:
-    from search.evaluate import load
-    return [q for q, _answers, _kind in load()]
+def search_figures(data: Path, serve_too: bool) -> dict:
+    """bench/search.py's measure_scale: p50/p95 in process against FTS5 over
+    the same texts in the same run, opening the index and the first search in
+    a fresh process, and (with serve_too) a gunicorn worker's RSS."""
+    return _bench_module("search").measure_scale(data, repeat=3, rss=serve_too)
 
 
-def search_figures(build_dir: Path, rounds: int = 3) -> dict:
-    """Search p50/p95 (ms) over the question set, in process, against FTS5
-    over the same texts (bench/search.py's baseline table), same run."""
-    from search.query import Searcher
-
-    bsearch = _bench_module("search")
-    questions = _questions()
-    searcher = Searcher.open(build_dir / "index")
-    with tempfile.TemporaryDirectory() as tmp:
-        fts = bsearch.build_fts(build_dir / "laws.db", Path(tmp) / "fts.db")
-        ours, base = [], []
-        for q in questions:  # warm-up: caches of terms and postings
-            searcher.search(q, limit=5)
-            bsearch.fts_search(fts, q)
-        for _ in range(rounds):
-            for q in questions:
-                t0 = time.perf_counter()
-                searcher.search(q, limit=5)
-                t1 = time.perf_counter()
-                bsearch.fts_search(fts, q)
-                t2 = time.perf_counter()
-                ours.append((t1 - t0) * 1000)
-                base.append((t2 - t1) * 1000)
-        fts.close()
-    return {"p50": pct(ours, 50), "p95": pct(ours, 95), "fts_p50": pct(base, 50), "fts_p95": pct(base, 95),
-            "queries": len(ours)}
-
-
-# --- a gunicorn of our own, for the first search ----------------------------------
-
-def _get(url: str, timeout: float = 30) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout) as r:
-        return r.read()
-
-
-def first_search_figures(data: Path, query: str = "lead out of turn") -> dict:
-    """Start gunicorn with one worker; once it answers a page, time its first
-    search (ms); also how long the worker took to be ready (s)."""
-    port = serve.free_port()
-    env = {**os.environ, "LAWS_DATA_DIR": str(data), "WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "2"}
-    base = f"http://127.0.0.1:{port}"
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:laws.web.gunicorn_config",
-                             "-b", f"127.0.0.1:{port}", "app:create_app()"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                _get(f"{base}/api/editions", timeout=60)
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("gunicorn did not start") from None
-                time.sleep(0.1)
-        ready = time.perf_counter() - t0
-        t1 = time.perf_counter()
-        _get(f"{base}/api/search?q={urllib.request.quote(query)}")
-        first = (time.perf_counter() - t1) * 1000
-        t2 = time.perf_counter()
-        _get(f"{base}/api/search?q={urllib.request.quote(query)}")
-        second = (time.perf_counter() - t2) * 1000
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-    return {"first_ms": first, "second_ms": second, "ready_s": ready}
-
-
-# --- pages against a static file ----------------------------------------------------
-
-def throughput_figures(data: Path, seconds: int = 5) -> dict:
-    """wrk against a law page and against the stylesheet through the same
-    gunicorn (2 workers, production settings); requests/s of each, and the
-    workers' RSS (MB) after warm-up and the runs."""
-    with serve.gunicorn(data) as (base, proc):
-        for q in _questions()[:40]:  # warm-up: the searches a worker sees first
-            _get(f"{base}/api/search?q={urllib.request.quote(q)}")
-        home = _get(f"{base}/").decode()
-        import re
-        css = re.search(r'href="(/static/site[^"]*\.css)"', home)
-        static = css[1] if css else "/static/site.css"
-        _get(base + PAGE)
-        page = serve.parse_wrk(serve.run_wrk(base, None, PAGE, seconds=seconds, connections=20))
-        stat = serve.parse_wrk(serve.run_wrk(base, None, static, seconds=seconds, connections=20))
-        rss = [serve.rss_mb(pid) for pid in serve.workers_of(proc)]
-    return {"page_rps": page["rps"], "static_rps": stat["rps"], "ratio": page["rps"] / max(stat["rps"], 1e-9),
-            "page_kb": len(_get_raw(data, PAGE)) / 1024, "rss_mb": max(rss) if rss else None,
-            "errors": page["errors"] + stat["errors"]}
-
-
-def _get_raw(data: Path, path: str) -> bytes:
-    """The page's uncompressed bytes, from the app in process."""
-    from app import create_app
-    return create_app({"DATA_DIR": str(data)}).test_client().get(path).get_data()
+def page_figures(data: Path, seconds: int) -> dict:
+    """bench/pages.py's measure_pages: a law page and every law of the code in
+    force against a static file through the same gunicorn (production
+    settings), taken in turn three times."""
+    return _bench_module("pages").measure_pages(data, seconds=seconds)
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -208,10 +118,9 @@ def measure(n: int, tmp: Path, seconds: int, serve_too: bool) -> dict:
     corpus = synthetic.make_corpus(n, tmp / f"corpus-{n}")
     data = tmp / f"data-{n}"
     fig = {"n": n, **build_figures(corpus, data)}
-    fig["search"] = search_figures(fig["build_dir"])
+    fig["search"] = search_figures(data, serve_too)
     if serve_too:
-        fig["first"] = first_search_figures(data)
-        fig["pages"] = throughput_figures(data, seconds)
+        fig["pages"] = page_figures(data, seconds)
     return fig
 
 
@@ -236,13 +145,16 @@ def report(figs: list[dict]) -> None:
     row("  of which comparisons, MB", lambda f: f"{f['comparison_mb']:.1f}" if f["comparison_mb"] is not None else "?")
     row("search index, MB", lambda f: f"{f['index_mb']:.1f}")
     row("search p50 / p95, ms", lambda f: f"{f['search']['p50']:.1f} / {f['search']['p95']:.1f}")
-    row("FTS5 p50 / p95, ms", lambda f: f"{f['search']['fts_p50']:.1f} / {f['search']['fts_p95']:.1f}")
-    row("p95 / FTS5 p95", lambda f: f"{f['search']['p95'] / max(f['search']['fts_p95'], 1e-9):.1f}x")
-    row("first search, ms (worker ready, s)", lambda f: f"{f['first']['first_ms']:.0f} ({f['first']['ready_s']:.1f})")
-    row("worker RSS after warm-up, MB", lambda f: f"{f['pages']['rss_mb']:.0f}")
-    row(f"{PAGE} req/s / static req/s", lambda f: f"{f['pages']['page_rps']:.0f} / {f['pages']['static_rps']:.0f}")
-    row("page / static", lambda f: f"{f['pages']['ratio']:.2f}x")
-    row(f"{PAGE} raw KB", lambda f: f"{f['pages']['page_kb']:.0f}")
+    row("FTS5 p50 / p95, ms (same texts)", lambda f: f"{f['search']['fts5_p50']:.1f} / {f['search']['fts5_p95']:.1f}")
+    row("p95 / FTS5 p95", lambda f: f"{f['search']['p95'] / max(f['search']['fts5_p95'], 1e-9):.2f}x")
+    row("FTS5 over every edition p95, ms", lambda f: f"{f['search']['fts5_all_p95']:.1f}")
+    row("opening the index / first search, ms", lambda f: f"{f['search']['open_ms']:.0f} / {f['search']['first_search_ms']:.0f}")
+    row("search worker RSS, MB", lambda f: f"{f['search']['rss_mb']:.0f}")
+    row("law page req/s / static req/s", lambda f: f"{f['pages']['page_rps']:.0f} / {f['pages']['static_rps']:.0f}")
+    row("page / static (every law in turn)", lambda f: f"{f['pages']['ratio']:.2f}x ({f['pages']['pages_ratio']:.2f}x)")
+    row("law page raw KB / render ms", lambda f: f"{f['pages']['page_kb']:.0f} / {f['pages']['render_ms']:.1f}")
+    row("page worker RSS, MB (page cache full)", lambda f: f"{f['pages']['rss_mb']:.0f}")
+    row("errors (wrk)", lambda f: str(f['pages']['errors']))
 
 
 def main(argv=None) -> int:

@@ -39,12 +39,15 @@ and each word's term (so that highlighting need not analyse them again).
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pickle
 import shutil
 import struct
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from math import log
 from pathlib import Path
 from urllib.parse import quote
@@ -262,7 +265,7 @@ def postings_file(n: int) -> str:
     return f"postings-{n}.bin"
 
 
-def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None:
+def _write_postings(tmp: Path, editions: list[dict], default: list[str], workers: int | None = None) -> None:
     """Every term's postings in every shard, with Whoosh's BM25F score
     (`whoosh.scoring.bm25`, B 0.75, K1 1.2) computed from the collection
     statistics of the default editions taken together (documents, field
@@ -275,54 +278,102 @@ def _write_postings(tmp: Path, editions: list[dict], default: list[str]) -> None
     term's postings with one read when it first needs them, rather than
     through Whoosh's matchers (about a millisecond a term and shard) or all
     of them when it opens (seconds, and memory growing with the editions)."""
-    shards = {e["id"]: whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True)
-              for e in editions}
-    readers = {e["id"]: shards[e["id"]].reader() for e in editions}
-    common = [readers[ed] for ed in default]
-    doc_count = sum(r.doc_count_all() for r in common) or 1
-    avgfl = {f: (sum(r.field_length(f) for r in common) / doc_count) or 1 for f in SCORED}
+    common = [whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True).reader()
+              for e in editions if e["id"] in default]
+    try:
+        doc_count = sum(r.doc_count_all() for r in common) or 1
+        avgfl = {f: (sum(r.field_length(f) for r in common) / doc_count) or 1 for f in SCORED}
+    finally:
+        for r in common:
+            r.close()
+    shards = [e["shard"] for e in editions]
+    common_shards = [e["shard"] for e in editions if e["id"] in default]
+    with _pool(workers, len(shards)) as run:
+        list(run(_write_shard_postings, [(tmp, n, common_shards, doc_count, avgfl) for n in shards]))
+
+
+def _write_shard(tmp: Path, n: int, docs: list[dict]) -> Counter:
+    """Shard `n` of `docs` and what a Searcher keeps of them; returns the
+    shard's vocabulary of unstemmed words (for did-you-mean)."""
+    vocabulary: Counter[str] = Counter()
+    ix = whoosh_index.create_in(str(tmp), schema(), indexname=shard_name(n))
+    writer = ix.writer(procs=1, limitmb=128)
+    for doc in docs:
+        writer.add_document(**doc)
+        vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"],
+                                                     doc.get("context") or "")))
+                          if w.isalpha() and len(w) > 1)
+    writer.commit(optimize=True)
+    (tmp / docs_file(n)).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
+    return vocabulary
+
+
+def _write_shard_postings(tmp: Path, n: int, common_shards: list[int], doc_count: int,
+                          avgfl: dict[str, float]) -> None:
+    """`postings-<n>.bin` for shard `n` (see _write_postings); idf from the
+    default editions' shards `common_shards` taken together."""
+    readers = {k: whoosh_index.open_dir(str(tmp), indexname=shard_name(k), readonly=True).reader()
+               for k in {n, *common_shards}}
+    r, common = readers[n], [readers[k] for k in common_shards]
     idfs: dict[tuple[str, str], float] = {}
     try:
-        for e in editions:
-            r = readers[e["id"]]
-            with open(tmp / postings_file(e["shard"]), "wb") as out:
-                table = {}
-                for field in SCORED:
-                    lengths = [r.doc_field_length(d, field, 1) for d in range(r.doc_count_all())]
-                    avg = avgfl[field]
-                    for t in r.lexicon(field):
-                        t = t.decode("utf-8") if isinstance(t, bytes) else t
-                        idf = idfs.get((field, t))
-                        if idf is None:
-                            n = sum(c.doc_frequency(field, t) for c in common)
-                            idf = idfs[(field, t)] = log(doc_count / (n + 1)) + 1
-                        ids, scores, positions = [], [], []
-                        m = r.postings(field, t)
-                        while m.is_active():
-                            d = m.id()
-                            ids.append(d)
-                            scores.append(scoring.bm25(idf, m.weight(), lengths[d], avg, BM25_B, BM25_K1))
-                            positions.append(tuple(m.value_as("positions")))
-                            m.next()
-                        blob = pickle.dumps((ids, scores, positions), protocol=5)
-                        table[(field, t)] = (out.tell(), len(blob))
-                        out.write(blob)
-                at = out.tell()
-                out.write(pickle.dumps(table, protocol=5))
-                out.write(struct.pack("<Q", at))
+        with open(tmp / postings_file(n), "wb") as out:
+            table = {}
+            for field in SCORED:
+                lengths = [r.doc_field_length(d, field, 1) for d in range(r.doc_count_all())]
+                avg = avgfl[field]
+                for t in r.lexicon(field):
+                    t = t.decode("utf-8") if isinstance(t, bytes) else t
+                    idf = idfs.get((field, t))
+                    if idf is None:
+                        df = sum(c.doc_frequency(field, t) for c in common)
+                        idf = idfs[(field, t)] = log(doc_count / (df + 1)) + 1
+                    ids, scores, positions = [], [], []
+                    m = r.postings(field, t)
+                    while m.is_active():
+                        d = m.id()
+                        ids.append(d)
+                        scores.append(scoring.bm25(idf, m.weight(), lengths[d], avg, BM25_B, BM25_K1))
+                        positions.append(tuple(m.value_as("positions")))
+                        m.next()
+                    blob = pickle.dumps((ids, scores, positions), protocol=5)
+                    table[(field, t)] = (out.tell(), len(blob))
+                    out.write(blob)
+            at = out.tell()
+            out.write(pickle.dumps(table, protocol=5))
+            out.write(struct.pack("<Q", at))
     finally:
-        for r in readers.values():
-            r.close()
+        for reader in readers.values():
+            reader.close()
 
 
-def build(db, out_dir: Path) -> Path:
+@contextmanager
+def _pool(workers: int | None, tasks: int):
+    """`run(fn, args_list)` -> results in order: in `workers` processes (one
+    per core by default) when there is more than one task and more than one
+    worker, else here."""
+    workers = min(workers or os.cpu_count() or 1, tasks)
+    if workers <= 1:
+        yield lambda fn, arglist: [fn(*a) for a in arglist]
+        return
+    # fork: the workers need nothing but their arguments, and start at once
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
+        yield lambda fn, arglist: [f.result() for f in [ex.submit(fn, *a) for a in arglist]]
+
+
+def build(db, out_dir: Path, workers: int | None = None) -> Path:
     """Index the store `db` (a sqlite_utils.Database) into `out_dir`: one
     Whoosh index (a shard) per edition, so that a search reads the editions it
     searches and nothing else, and `docs-<n>.json` beside each, what a
     Searcher keeps in memory of the shard's documents.
 
     The index is written into a sibling directory and renamed into place
-    when complete, so even outside a build `out_dir` is never half-written."""
+    when complete, so even outside a build `out_dir` is never half-written.
+
+    The shards are independent, so `workers` processes (default: one per
+    core) write them, and then their postings, side by side: Whoosh indexes
+    in pure Python, and this step is most of a build's time.  The files are
+    the same whatever the number of workers (tests/test_search_build.py)."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -333,25 +384,18 @@ def build(db, out_dir: Path) -> Path:
         by_edition: dict[str, list[dict]] = {e["id"]: [] for e in editions}
         for doc in _documents(db):
             by_edition[doc["edition"]].append(doc)
-        vocabulary: Counter[str] = Counter()
         for n, e in enumerate(editions):
-            docs = by_edition[e["id"]]
-            e["shard"], e["documents"] = n, len(docs)
-            ix = whoosh_index.create_in(str(tmp), schema(), indexname=shard_name(n))
-            writer = ix.writer(procs=1, limitmb=128)
-            for doc in docs:
-                writer.add_document(**doc)
-                vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"],
-                                                             doc.get("context") or "")))
-                                  if w.isalpha() and len(w) > 1)
-            writer.commit(optimize=True)
-            (tmp / docs_file(n)).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
+            e["shard"], e["documents"] = n, len(by_edition[e["id"]])
+        vocabulary: Counter[str] = Counter()
+        with _pool(workers, len(editions)) as run:
+            for counts in run(_write_shard, [(tmp, e["shard"], by_edition[e["id"]]) for e in editions]):
+                vocabulary.update(counts)
         default = default_editions(editions)
         meta = {"editions": editions, "default_editions": default,
                 "documents": sum(e["documents"] for e in editions), "vocabulary": dict(vocabulary.most_common()),
                 "terms": {w: term(w) for w in vocabulary},
                 "seconds": round(time.perf_counter() - t0, 3)}
-        _write_postings(tmp, editions, default)
+        _write_postings(tmp, editions, default, workers)
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
         # offline, the phone searches what a search with no edition searches
         offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
