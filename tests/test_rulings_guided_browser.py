@@ -11,26 +11,18 @@ import re
 import pytest
 
 from laws.rulings import guided
-from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
+from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
+    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
 
 
-def _context(browser, **extra):
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **extra)
-
 
 @pytest.fixture()
 def page(browser):
-    ctx = _context(browser, service_workers="block")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert not errors, errors
+    with watched_page(browser) as pg:
+        yield pg
 
 
 def _requests() -> list[dict]:
@@ -141,7 +133,7 @@ def _pdf_pages(pdf: bytes) -> int:
 
 
 def test_ruling_record_printed_saved_and_reopened_from_its_link(browser, base_url):
-    ctx = _context(browser, service_workers="block")
+    ctx = phone_context(browser, service_workers="block")
     ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     pg = ctx.new_page()
     _record_from_ui_ruling(pg, base_url)
@@ -176,7 +168,7 @@ def test_ruling_record_printed_saved_and_reopened_from_its_link(browser, base_ur
     assert pg.evaluate("document.getElementById('record-text').textContent") == text
 
     # reopened from its link in a fresh browser: the same record, nothing kept on the server
-    other = _context(browser, service_workers="block")
+    other = phone_context(browser, service_workers="block")
     p2 = other.new_page()
     p2.goto(base_url + link)
     assert p2.evaluate("document.getElementById('record-text').textContent") == text
@@ -188,7 +180,7 @@ def test_guided_rulings_and_records_work_offline(browser, app):
     """One visit online; then no server and no network: a guided ruling walked
     from a deep link, its record made, and a saved record reopened."""
     with serve(app) as (url, server):
-        ctx = _context(browser)
+        ctx = phone_context(browser)
         pg = ctx.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from laws.rulings import RulingError, play
-from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
+from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
+    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_play.json"
 CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
@@ -22,15 +23,8 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture()
 def page(browser):
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                              service_workers="block")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert not errors, errors
+    with watched_page(browser) as pg:
+        yield pg
 
 
 def _python(request: dict) -> dict:

@@ -11,7 +11,8 @@ from urllib.parse import urlencode
 import pytest
 
 from laws.rulings import guided
-from test_browser import ARGS, CHROMIUM, PHONE, base_url, browser, serve, wait_until  # noqa: F401 (shared browser helpers and fixtures)
+from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
+    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
 from test_browser_table import SCAN
 from test_rulings_guided_browser import _pdf_pages, _walk_ui_to_adjusted_score
 from test_rulings_record import UI_TO_ADJUSTED, all_args, expected_errors, make
@@ -22,20 +23,11 @@ pytestmark = [pytest.mark.browser,
 CONTEXT = {"event": "Club pairs", "board": "12", "table": "4", "director": "A. Director", "facts": "E led the HK."}
 
 
-def _context(browser, **extra):
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **extra)
-
 
 @pytest.fixture()
 def page(browser):
-    ctx = _context(browser, service_workers="block")
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    ctx.close()
-    assert not errors, errors
+    with watched_page(browser) as pg:
+        yield pg
 
 
 def _guided_args() -> list[dict]:
@@ -144,7 +136,7 @@ def test_auction_and_play_records_made_offline(browser, app):
     the same text the server gives for the same address."""
     with serve(app) as (url, server):
         client = app.test_client()
-        ctx = _context(browser)
+        ctx = phone_context(browser)
         pg = ctx.new_page()
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
