@@ -29,6 +29,7 @@ from laws.rulings import guided, record
 from laws.web.checkers import cite_links, provision_url
 from laws.web.db import get_db
 from laws.web.render import definition_url
+from laws.web.rulings import json_ruling
 from laws.web.site import cached
 
 bp = Blueprint("guided", __name__)
@@ -42,10 +43,6 @@ def available() -> list[str]:
     return cached("guided_editions", compute)
 
 
-def _error(message: str, field: str | None, status: int = 400):
-    return jsonify({"error": message, "field": field}), status
-
-
 @bp.get("/api/rulings/guided")
 def api_list():
     return jsonify([{"edition": e, "procedures": guided.procedures(e)} for e in available()])
@@ -53,15 +50,7 @@ def api_list():
 
 @bp.post("/api/rulings/guided")
 def api_rule():
-    if not request.is_json:
-        return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
-    payload = request.get_json(silent=True)
-    if payload is None:
-        return _error("The request body is not valid JSON.", None)
-    try:
-        return jsonify(guided.rule(payload, available()))
-    except RulingError as exc:
-        return _error(str(exc), exc.field)
+    return json_ruling(lambda payload: guided.rule(payload, available()))
 
 
 # --- the data for the offline pages ---------------------------------------------

@@ -58,17 +58,24 @@ def rule(payload) -> dict:
     return out
 
 
-@bp.post("/api/rulings/auction")
-def api_auction():
+def json_ruling(rule_fn):
+    """A POST /api/rulings/<period> reply: the JSON body given to `rule_fn`,
+    its ruling as JSON, or 400 {error, field} for a body that is not a JSON
+    object or input the ruling refuses (RulingError)."""
     if not request.is_json:
         return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
     payload = request.get_json(silent=True)
     if payload is None:
         return _error("The request body is not valid JSON.", None)
     try:
-        return jsonify(rule(payload))
+        return jsonify(rule_fn(payload))
     except RulingError as exc:
         return _error(str(exc), exc.field)
+
+
+@bp.post("/api/rulings/auction")
+def api_auction():
+    return json_ruling(rule)
 
 
 # --- the data for the offline walker --------------------------------------------

@@ -14,22 +14,18 @@ import json
 import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, render_template, request
 
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
 from laws.rulings import play as play_rulings
 from laws.web.checkers import cite_links
 from laws.web.db import get_db
-from laws.web.rulings import provision_texts
+from laws.web.rulings import json_ruling, provision_texts
 from laws.web.site import cached
 
 bp = Blueprint("rulings_play", __name__)
 NAMES = play_rulings.SEAT_NAMES
-
-
-def _error(message: str, field: str | None, status: int = 400):
-    return jsonify({"error": message, "field": field}), status
 
 
 def editions() -> list[str]:
@@ -48,15 +44,7 @@ def rule(payload) -> dict:
 
 @bp.post("/api/rulings/play")
 def api_play():
-    if not request.is_json:
-        return _error("Send the request as a JSON object, with the header Content-Type: application/json.", None)
-    payload = request.get_json(silent=True)
-    if payload is None:
-        return _error("The request body is not valid JSON.", None)
-    try:
-        return jsonify(rule(payload))
-    except RulingError as exc:
-        return _error(str(exc), exc.field)
+    return json_ruling(rule)
 
 
 def bundle() -> dict:
