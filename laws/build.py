@@ -21,7 +21,7 @@ import hashlib
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from laws import datadir, references, store
@@ -29,6 +29,7 @@ from laws import manifest as manifest_mod
 from laws.corrections import CORRECTIONS, Corrections
 from laws.model import ParsedSource, SourceError
 from laws.parsers import get as get_parser
+from laws.workers import fork_map
 
 CURRENT = datadir.CURRENT
 BUILDS = datadir.BUILDS
@@ -151,28 +152,52 @@ def _check_coverage(source: manifest_mod.Source, parsed: ParsedSource) -> None:
         raise SourceError(source.file, f"has Laws {', '.join(map(str, extra))}, which the manifest does not list")
 
 
-def parse_all(corpus_dir: Path) -> tuple[manifest_mod.Manifest, list[ParsedSource], dict[str, float]]:
+def parse_all(corpus_dir: Path, workers: int | None = None
+              ) -> tuple[manifest_mod.Manifest, list[ParsedSource], dict[str, float]]:
+    """Every source of the corpus parsed, in KIND_ORDER.  Sources that need
+    nothing parsed before them (all but fragments) are parsed side by side,
+    one per core (laws.workers): a corpus of thirty codes is thirty
+    independent parses."""
     manifest = manifest_mod.load(corpus_dir)
     corrections = Corrections.load(corpus_dir)
+    ordered = sorted(manifest.sources, key=lambda s: KIND_ORDER[s.kind])
+    independent = [s for s in ordered if s.kind != "fragments"]
+    done = dict(zip((s.file for s in independent),
+                    fork_map(_parse_source, independent, shared=(corrections, {}), workers=workers)))
     parsed: dict[str, list[ParsedSource]] = {}
     results: list[ParsedSource] = []
     seconds: dict[str, float] = {}
-    for source in sorted(manifest.sources, key=lambda s: KIND_ORDER[s.kind]):
-        t0 = time.perf_counter()
-        text = _read(source)
-        try:
-            result = get_parser(source.parser)(text, source, corrections, parsed)
-        except SourceError:
-            raise
-        except Exception as exc:  # a parser bug or input it did not foresee: name the file
-            raise SourceError(source.file, f"could not be read by the '{source.parser}' parser "
-                              f"({type(exc).__name__}: {exc})") from exc
-        _check_coverage(source, result)
+    for source in ordered:
+        if source.file not in done:  # fragments: matched against their code, parsed above
+            done[source.file] = _parse_source((corrections, parsed), source)
+        result, took, uses = done[source.file]
+        for entry, n in zip(corrections.for_file(source.file).entries, uses):
+            entry.uses += n
         parsed.setdefault(source.edition, []).append(result)
         results.append(result)
-        seconds[source.edition] = seconds.get(source.edition, 0.0) + time.perf_counter() - t0
+        seconds[source.edition] = seconds.get(source.edition, 0.0) + took
     corrections.check_all_used({s.file for s in manifest.sources})
     return manifest, results, seconds
+
+
+def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source
+                  ) -> tuple[ParsedSource, float, list[int]]:
+    """(the parsed source, seconds, how often each of its file's corrections
+    was used).  The corrections are a copy, in a worker process or here
+    alike, so the build adds up each source's uses the same way."""
+    corrections, parsed = shared
+    mine = Corrections([replace(e, uses=0) for e in corrections.entries if e.file == source.file])
+    t0 = time.perf_counter()
+    text = _read(source)
+    try:
+        result = get_parser(source.parser)(text, source, mine, parsed)
+    except SourceError:
+        raise
+    except Exception as exc:  # a parser bug or input it did not foresee: name the file
+        raise SourceError(source.file, f"could not be read by the '{source.parser}' parser "
+                          f"({type(exc).__name__}: {exc})") from exc
+    _check_coverage(source, result)
+    return result, time.perf_counter() - t0, [e.uses for e in mine.entries]
 
 
 # Steps that run on the finished store, each given (db, build directory).

@@ -69,6 +69,7 @@ from rapidfuzz import fuzz
 
 from laws import citations, tomlfiles
 from laws.model import SourceError
+from laws.workers import fork_map
 
 OVERRIDES = "alignment-overrides.toml"
 
@@ -732,6 +733,21 @@ def compare_pair_law(old: str, new: str, number: int, old_provisions: list[dict]
     return law_row, align_rows
 
 
+def _compare_pair(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, str], list[int]]
+                  ) -> tuple[list[dict], list[dict]]:
+    """The rows of one pair of editions, law by law (`compare_pair_law`)."""
+    laws, provisions, overrides = shared
+    (old, new), numbers = pair
+    law_rows, align_rows = [], []
+    for number in numbers:
+        law_row, rows = compare_pair_law(old, new, number, provisions.get((old, number), []),
+                                         provisions.get((new, number), []), laws[old][number],
+                                         laws[new][number], overrides)
+        law_rows.append(law_row)
+        align_rows += rows
+    return law_rows, align_rows
+
+
 def build(db, corpus_dir: Path) -> dict:
     """Compare successive codes of each family (`successive_pairs`) and write
     the two tables, and the curated overrides the web app needs to compare
@@ -772,18 +788,13 @@ def build(db, corpus_dir: Path) -> dict:
         "from_edition": o["from"], "to_edition": o["to"], "law": o["law"],
         "from_provisions": json.dumps(o["from_provisions"]), "to_provisions": json.dumps(o["to_provisions"]),
         "reason": o["reason"]} for o in overrides])
-    law_rows, align_rows = [], []
     pairs = successive_pairs(editions, laws)
-    figures = {"pairs": len(pairs), "laws": 0, "changes": 0}
-    for (old, new), numbers in pairs.items():
-        for number in numbers:
-            law_row, rows = compare_pair_law(old, new, number, provisions.get((old, number), []),
-                                             provisions.get((new, number), []), laws[old][number],
-                                             laws[new][number], overrides)
-            law_rows.append(law_row)
-            align_rows += rows
-            figures["laws"] += 1
-            figures["changes"] += len(rows)
+    law_rows, align_rows = [], []
+    # each pair in a worker process (laws.workers): at thirty codes, thirty pairs
+    for rows in fork_map(_compare_pair, list(pairs.items()), shared=(laws, provisions, overrides)):
+        law_rows += rows[0]
+        align_rows += rows[1]
+    figures = {"pairs": len(pairs), "laws": len(law_rows), "changes": len(align_rows)}
     # plain executemany: sqlite-utils' insert_all inspects every value of
     # every row, which cost more than the comparisons at thirty codes
     for table, rows in (("law_comparisons", law_rows), ("alignments", align_rows)):

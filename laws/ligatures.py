@@ -155,7 +155,9 @@ class Lexicon:
         """This lexicon plus the words of `texts` (clean texts only)."""
         corpus, hyphenated = Counter(self.corpus), Counter(self.hyphenated)
         for text in texts:
-            corpus.update(w.lower() for w in _TOKEN.findall(text))
+            # counted as written, then folded: each distinct spelling lowered once
+            for w, n in Counter(_TOKEN.findall(text)).items():
+                corpus[w.lower()] += n
             hyphenated.update(f"{a}-{b}".lower() for a, b in _COMPOUND.findall(text))
         return Lexicon(self.english, self.english_total, dict(corpus), dict(hyphenated))
 
@@ -192,11 +194,12 @@ def damage_rate(text: str, lexicon: Lexicon | None = None) -> float:
 # How much of a text `lexicon_from_texts` reads to tell a damaged text from a
 # clean one: SAMPLE_PIECES pieces of SAMPLE_CHARS, spread evenly through it.
 # Damage from an extractor runs through the whole text (the 2017 PDF text
-# shows 9.4 per thousand words, each tenth of it 5 to 17, the sample 7.4;
-# clean texts at most 0.3),
+# shows 9.4 per thousand words, each tenth of it 5 to 17, a sample of 4 x
+# 8,000 characters 7.4, of 4 x 3,000 6.6; the clean texts at most 0.2 and 0),
 # so a sample tells them apart as well as the whole, and the check stays
-# cheap however many editions the corpus holds.
-SAMPLE_CHARS, SAMPLE_PIECES = 8_000, 4
+# cheap however many editions the corpus holds (at thirty codes it was a
+# second of every build's parse with 8,000).
+SAMPLE_CHARS, SAMPLE_PIECES = 3_000, 4
 
 
 def _sample(text: str) -> str:

@@ -171,3 +171,6 @@ class SourceError(Exception):
         self.file, self.line, self.message = file, line, message
         where = f"{file}, line {line}" if line else file
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):  # raised in a build worker, re-raised in the build (laws.workers)
+        return type(self), (self.file, self.message, self.line)

@@ -13,7 +13,7 @@ import json
 
 import sqlite_utils
 
-from laws import citations
+from laws import citations, store
 
 OUTSIDE_REASON = {
     "Proprieties": "cites the Proprieties of this code, which are not in the corpus",
@@ -72,13 +72,17 @@ def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[s
 def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
     """Find and resolve every reference; returns edition -> (resolved, unresolved)."""
     summary: dict[str, tuple[int, int]] = {}
+    found: dict[str, list] = {}  # text -> its citations: editions repeat each other's texts
     for edition in db.query("select * from editions where kind = 'code'"):
         ed = edition["id"]
         ids = {r["id"] for r in db.query("select id from provisions where edition = ?", [ed])}
         laws = {r["number"] for r in db.query("select number from laws where edition = ?", [ed])}
         rows = []
         for from_id, from_law, field, text in _texts(db, ed):
-            for c in citations.find(text):
+            cites = found.get(text)
+            if cites is None:
+                cites = found[text] = citations.find(text)
+            for c in cites:
                 to_id, to_law, reason = resolve(c, from_id, from_law, ids, laws)
                 resolved = to_id is not None
                 if not resolved:  # keep what it cites: adding that text later resolves it
@@ -88,7 +92,7 @@ def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:
                     "start": c.start, "end": c.end, "to_edition": ed if to_id else None, "to_id": to_id,
                     "to_law": to_law, "resolved": int(resolved), "reason": reason,
                 })
-        db["refs"].insert_all(rows)
+        store.insert_rows(db, "refs", rows)
         resolved = sum(r["resolved"] for r in rows)
         summary[ed] = (resolved, len(rows) - resolved)
     return summary

@@ -116,14 +116,27 @@ def _depth(prov_by_id: dict, pid: str) -> int:
     return d
 
 
+def insert_rows(db: sqlite_utils.Database, table: str, rows, ignore: bool = False) -> None:
+    """`rows` (dicts with the same keys, values SQLite takes as they are)
+    into a table `create` made, with one executemany: sqlite-utils'
+    insert_all inspects every value of every row and its table's schema on
+    each call, which at thirty codes cost more than parsing them."""
+    rows = list(rows)
+    if not rows:
+        return
+    cols = list(rows[0])
+    db.conn.executemany(
+        f"insert {'or ignore ' if ignore else ''}into [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+        f"values ({', '.join('?' * len(cols))})", [tuple(r[c] for c in cols) for r in rows])
+
+
 def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     ed, src = parsed.edition, parsed.file
-    provisions, tables, footnotes = [], [], []
+    laws, provisions, tables, footnotes = [], [], [], []
     order = db.execute("select coalesce(max(ord), -1) + 1 from provisions where edition = ?", [ed]).fetchone()[0]
     for law in parsed.laws:
-        db["laws"].insert({"edition": ed, "number": law.number, "title": law.title,
-                           "section": law.section, "source": src})
-        db["attestations"].insert({"edition": ed, "law": law.number, "source": src, "how": "text"})
+        laws.append({"edition": ed, "number": law.number, "title": law.title,
+                     "section": law.section, "source": src})
         by_id = {p.id: p for p in law.provisions}
         for p in law.provisions:
             provisions.append({
@@ -137,35 +150,37 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
                                "header": json.dumps(t.header), "rows": json.dumps(t.rows), "note": t.note})
         footnotes.extend({"edition": ed, "law": law.number, "provision": f.provision, "mark": f.mark,
                           "text": f.text, "raw_text": f.raw_text} for f in law.footnotes)
-    db["provisions"].insert_all(provisions)
-    db["tables"].insert_all(tables)
-    db["footnotes"].insert_all(footnotes)
-    db["definitions"].insert_all({"edition": ed, "id": d.id, "term": d.term, "text": d.text,
-                                  "raw_text": d.raw_text, "ord": i} for i, d in enumerate(parsed.definitions))
-    db["sections"].insert_all({"edition": ed, "slug": s.slug, "title": s.title, "text": s.text,
-                               "raw_text": s.raw_text, "ord": i} for i, s in enumerate(parsed.sections))
-    db["topics"].insert_all({
+    insert_rows(db, "laws", laws)
+    insert_rows(db, "attestations", ({"edition": ed, "law": r["number"], "source": src, "how": "text"} for r in laws))
+    insert_rows(db, "provisions", provisions)
+    insert_rows(db, "tables", tables)
+    insert_rows(db, "footnotes", footnotes)
+    insert_rows(db, "definitions", ({"edition": ed, "id": d.id, "term": d.term, "text": d.text,
+                                 "raw_text": d.raw_text, "ord": i} for i, d in enumerate(parsed.definitions)))
+    insert_rows(db, "sections", ({"edition": ed, "slug": s.slug, "title": s.title, "text": s.text,
+                              "raw_text": s.raw_text, "ord": i} for i, s in enumerate(parsed.sections)))
+    insert_rows(db, "topics", ({
         "id": t.id, "edition": ed, "slug": t.slug, "title": t.title,
         "parent": f"topic:{t.parent}" if t.parent else None, "ord": i, "markdown": t.markdown,
         "raw_markdown": t.raw_markdown, "text": t.text,
-    } for i, t in enumerate(parsed.topics))
-    db["topic_laws"].insert_all({"topic": t.id, "law": n} for t in parsed.topics for n in t.laws)
-    db["fragments"].insert_all({
+    } for i, t in enumerate(parsed.topics)))
+    insert_rows(db, "topic_laws", ({"topic": t.id, "law": n} for t in parsed.topics for n in t.laws))
+    insert_rows(db, "fragments", ({
         "source": src, "edition": ed, "kind": f.kind, "law": f.law, "term": f.term,
         "provisions": json.dumps(f.provisions), "score": f.score, "date": f.date, "line": f.line,
         "text": f.text,
-    } for f in parsed.fragments)
+    } for f in parsed.fragments))
     attested = sorted({f.law for f in parsed.fragments if f.kind == "law" and f.law})
-    db["attestations"].insert_all(({"edition": ed, "law": n, "source": src, "how": "fragment"}
-                                   for n in attested), ignore=True)
+    insert_rows(db, "attestations", ({"edition": ed, "law": n, "source": src, "how": "fragment"}
+                                 for n in attested), ignore=True)
     first = db.execute("select coalesce(max(id), 0) from index_entries where edition = ?", [ed]).fetchone()[0]
-    db["index_entries"].insert_all(_index_rows(ed, parsed.index, first))
+    insert_rows(db, "index_entries", _index_rows(ed, parsed.index, first))
     _write_corrections(db, parsed)
 
 
 def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
     src, ed = parsed.file, parsed.edition
-    db["corrections"].insert_all([{
+    insert_rows(db, "corrections", [{
         "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
         "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
     } for c in parsed.corrections] + [{
@@ -225,12 +240,12 @@ def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: lis
     corrections are kept and its variant readings (laws.witness.Variant)
     against the main text stored; its laws and provisions are not."""
     ed, src = parsed.edition, parsed.file
-    db["attestations"].insert_all(({"edition": ed, "law": law.number, "source": src, "how": "witness"}
-                                   for law in parsed.laws), ignore=True)
+    insert_rows(db, "attestations", ({"edition": ed, "law": law.number, "source": src, "how": "witness"}
+                                 for law in parsed.laws), ignore=True)
     _write_corrections(db, parsed)
-    db["variants"].insert_all({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
-                               "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
-                              for v in variants)
+    insert_rows(db, "variants", ({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
+                              "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
+                             for v in variants))
 
 
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:

@@ -185,6 +185,17 @@ def stem_cache_size() -> int:
     return _stem.cache_info().currsize
 
 
+def index_term(word: str) -> str | None:
+    """The term `analyzer()` makes of one lower-case word as `WORD` finds it,
+    or None when its filters drop it (a stop word): the filters after the
+    tokenizer, applied to one token, for the index's build
+    (search/index.py `Analyser`), which meets each distinct word once."""
+    word = normalize(word, spelling())
+    if not word or word in STOP_WORDS:
+        return None
+    return _stem(word)
+
+
 def words(text: str) -> list[str]:
     """The lower-case words of `text` as typed (did-you-mean works on these)."""
     return [t.text for t in word_analyzer()(text)]

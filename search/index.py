@@ -22,12 +22,13 @@ One document per searchable thing:
   long one, and a provision cited by many entries is not favoured for the
   length of their words.
 
-Each edition is a Whoosh index of its own (a shard, `laws-<n>`), with
-`docs-<n>.pickle` beside it (what a Searcher keeps of each document: key,
-kind, group, law, what a result shows) and `postings-<n>.bin` (every term's
-postings as Whoosh scores them; see `_write_postings`), so that a search reads only the editions it searches
-(see `default_editions`) and a worker's memory and first search do not grow
-with the number of codes in the corpus.
+Each edition is a shard of its own: `docs-<n>.pickle` (what a Searcher keeps
+of each document: key, kind, group, law, what a result shows) and
+`postings-<n>.bin` (every term's postings as Whoosh indexes and scores them
+with `schema()`, its analyzer and BM25F; see `Analyser` and
+`_write_postings`), so that a search reads only the editions it searches (see
+`default_editions`) and a worker's memory and first search do not grow with
+the number of codes in the corpus.
 
 Besides the shards the directory holds `offline.json`, the documents of the
 default editions for the browser's search with no connection
@@ -38,26 +39,25 @@ and each word's term (so that highlighting need not analyse them again).
 """
 from __future__ import annotations
 
+import functools
 import json
-import multiprocessing
 import os
 import pickle
 import shutil
 import struct
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from math import log
 from pathlib import Path
 from urllib.parse import quote
 
-from whoosh import index as whoosh_index
 from whoosh import scoring
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from laws.workers import fork_map
 from search import offline
-from search.analysis import analyzer, term, words
+from search.analysis import WORD, analyzer, index_term
 
 INDEX_NAME = "laws"
 # the layout below (shards, postings-<n>.bin, docs-<n>.pickle): a data folder
@@ -73,6 +73,9 @@ LAW_WIDE_SHARE = 0.5
 
 
 def schema() -> Schema:
+    """The Whoosh schema the postings are those of: `Analyser` reproduces what
+    Whoosh's writer makes of a document with it (tests/test_search_build.py
+    indexes the real corpus with Whoosh and compares)."""
     text = analyzer()
     return Schema(
         key=ID(stored=True, unique=True),  # kind|edition|id
@@ -93,8 +96,14 @@ def schema() -> Schema:
 
 
 def law_url(edition: str, law: int, pid: str) -> str:
-    base = f"/{quote(edition)}/law/{law}"
-    return base if pid == str(law) else f"{base}#{quote(pid, safe='().')}"
+    base = f"/{_quoted(edition, '/')}/law/{law}"
+    return base if pid == str(law) else f"{base}#{_quoted(pid, '().')}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _quoted(s: str, safe: str) -> str:
+    """quote(s, safe), remembered: every edition has the same provision ids."""
+    return quote(s, safe=safe)
 
 
 def definition_url(edition: str, def_id: str) -> str:
@@ -265,115 +274,159 @@ def postings_file(n: int) -> str:
     return f"postings-{n}.bin"
 
 
-def _write_postings(tmp: Path, editions: list[dict], default: list[str], workers: int | None = None) -> None:
-    """Every term's postings in every shard, with Whoosh's BM25F score
+class Analysed:
+    """One edition's documents as Whoosh's writer indexes them with `schema()`
+    (see `Analyser`): `postings[field][term]` is [(document number,
+    positions)] in document order, `lengths[field]` each document's length in
+    that field (its terms, stop words not counted), `vocabulary` the unstemmed
+    words (for did-you-mean)."""
+
+    def __init__(self) -> None:
+        self.postings: dict[str, dict[str, list[tuple[int, tuple[int, ...]]]]] = {f: {} for f in SCORED}
+        self.lengths: dict[str, list[int]] = {f: [] for f in SCORED}
+        self.vocabulary: Counter[str] = Counter()
+
+
+class Analyser:
+    """Documents as Whoosh's writer indexes them with `schema()`, exactly
+    (tests/test_search_build.py builds a Whoosh index of the real corpus and
+    compares): each field through `analyzer()`'s tokenizer and filters, a
+    term's weight its number of occurrences, positions renumbered past stop
+    words as Whoosh's StopFilter does (the first kept word keeps its place,
+    the next ones follow it).
+
+    Why not Whoosh's writer itself: it costs about 2 s of CPU per full code
+    (issue 14: 31 codes must build in 15 s), writing segment files only for
+    `_write_postings` to read them back.  Every filter of the analyzer works
+    on one word at a time (search/analysis.py `index_term`), so each distinct
+    word is analysed once; and editions repeat each other's text (2017 keeps
+    most of 2007's provisions word for word, a national edition most of the
+    WBF's), so one Analyser, used for every edition of a build, analyses
+    each distinct text once."""
+
+    def __init__(self) -> None:
+        self._terms: dict[str, str | None] = {}
+        self._texts: dict[str, tuple[int, dict[str, tuple[int, ...]], Counter]] = {}
+
+    def shard(self, docs: list[dict]) -> Analysed:
+        """The postings of `docs`, numbered in order."""
+        out = Analysed()
+        uses: Counter[str] = Counter()
+        for field in SCORED:
+            postings, lengths = out.postings[field], out.lengths[field]
+            for n, doc in enumerate(docs):
+                value = doc.get(field) or ""
+                uses[value] += 1
+                length, positions, _ = self._text(value)
+                lengths.append(length)
+                for t, pos in positions.items():
+                    if t in postings:
+                        postings[t].append((n, pos))
+                    else:
+                        postings[t] = [(n, pos)]
+        for value, k in uses.items():  # each distinct text's words, as often as it is used
+            for w, c in self._texts[value][2].items():
+                out.vocabulary[w] += c * k
+        return out
+
+    def _text(self, value: str) -> tuple[int, dict[str, tuple[int, ...]], Counter]:
+        """(length, {term: positions}, the vocabulary's words) of one field's text."""
+        found = self._texts.get(value)
+        if found is not None:
+            return found
+        kept, first, positions, words = 0, None, {}, Counter()
+        for i, m in enumerate(WORD.finditer(value)):
+            word = m[0].lower()
+            if word.isalpha() and len(word) > 1:
+                words[word] += 1
+            t = self._terms.get(word, False)
+            if t is False:
+                t = self._terms[word] = index_term(word)
+            if t is None:
+                continue
+            if first is None:
+                first = i
+            positions.setdefault(t, []).append(first + kept)
+            kept += 1
+        found = self._texts[value] = (kept, {t: tuple(p) for t, p in positions.items()}, words)
+        return found
+
+
+def _stored_length(length: int) -> int:
+    """A field's length as Whoosh keeps it for scoring: in one byte, so
+    rounded (whoosh.util.numeric); BM25F reads this, not the exact count."""
+    return byte_to_length(length_to_byte(length))
+
+
+def _write_postings(path: Path, shard: Analysed, stats: "_Collection") -> None:
+    """Every term's postings in one shard, with Whoosh's BM25F score
     (`whoosh.scoring.bm25`, B 0.75, K1 1.2) computed from the collection
-    statistics of the default editions taken together (documents, field
-    lengths, each term's document frequency), whichever shard is scored: so
-    scores from different shards compare, an edition searched alone ranks as
-    it does among the others, and adding old codes to the corpus changes no
-    score.  Written as `postings-<n>.bin`: pickled (document numbers, scores,
-    positions) one term after the other, then the table (field, term) ->
+    statistics of the default editions taken together (`stats`), whichever
+    shard is scored: so scores from different shards compare, an edition
+    searched alone ranks as it does among the others, and adding old codes
+    to the corpus changes no score.  Written as `postings-<n>.bin`: pickled
+    (document numbers, scores, positions) one term after the other, fields
+    in SCORED order and terms in order, then the table (field, term) ->
     (offset, length), then the table's offset (8 bytes).  A Searcher reads a
-    term's postings with one read when it first needs them, rather than
-    through Whoosh's matchers (about a millisecond a term and shard) or all
+    term's postings with one read when it first needs them, rather than all
     of them when it opens (seconds, and memory growing with the editions)."""
-    common = [whoosh_index.open_dir(str(tmp), indexname=shard_name(e["shard"]), readonly=True).reader()
-              for e in editions if e["id"] in default]
-    try:
-        doc_count = sum(r.doc_count_all() for r in common) or 1
-        avgfl = {f: (sum(r.field_length(f) for r in common) / doc_count) or 1 for f in SCORED}
-    finally:
-        for r in common:
-            r.close()
-    shards = [e["shard"] for e in editions]
-    common_shards = [e["shard"] for e in editions if e["id"] in default]
-    with _pool(workers, len(shards)) as run:
-        list(run(_write_shard_postings, [(tmp, n, common_shards, doc_count, avgfl) for n in shards]))
+    table = {}
+    bm25 = scoring.bm25
+    with open(path, "wb") as out:
+        for field in SCORED:
+            lengths = [_stored_length(n) for n in shard.lengths[field]]
+            avg = stats.avgfl[field]
+            for t, postings in sorted(shard.postings[field].items()):
+                idf = stats.idf(field, t)
+                blob = pickle.dumps(([d for d, _ in postings],
+                                     [bm25(idf, len(pos), lengths[d], avg, BM25_B, BM25_K1) for d, pos in postings],
+                                     [pos for _, pos in postings]), protocol=5)
+                table[(field, t)] = (out.tell(), len(blob))
+                out.write(blob)
+        at = out.tell()
+        out.write(pickle.dumps(table, protocol=5))
+        out.write(struct.pack("<Q", at))
 
 
-def _write_shard(tmp: Path, n: int, docs: list[dict]) -> Counter:
-    """Shard `n` of `docs` and what a Searcher keeps of them; returns the
-    shard's vocabulary of unstemmed words (for did-you-mean)."""
-    vocabulary: Counter[str] = Counter()
-    ix = whoosh_index.create_in(str(tmp), schema(), indexname=shard_name(n))
-    writer = ix.writer(procs=1, limitmb=128)
-    for doc in docs:
-        writer.add_document(**doc)
-        vocabulary.update(w for w in words(" ".join((doc["title"], doc["heading"], doc["text"],
-                                                     doc.get("context") or "")))
-                          if w.isalpha() and len(w) > 1)
-    writer.commit(optimize=True)
-    (tmp / docs_file(n)).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
-    return vocabulary
+def _write_shard(shared: tuple, edition: dict) -> Counter:
+    """Shard `edition["shard"]`: its documents (`docs-<n>.pickle`) and
+    postings (`postings-<n>.bin`); returns its vocabulary."""
+    tmp, by_edition, analysed, analyser, stats = shared
+    docs = by_edition[edition["id"]]
+    shard = analysed.get(edition["id"]) or analyser.shard(docs)
+    (tmp / docs_file(edition["shard"])).write_bytes(pickle.dumps([doc_meta(d) for d in docs], protocol=5))
+    _write_postings(tmp / postings_file(edition["shard"]), shard, stats)
+    return shard.vocabulary
 
 
-def _write_shard_postings(tmp: Path, n: int, common_shards: list[int], doc_count: int,
-                          avgfl: dict[str, float]) -> None:
-    """`postings-<n>.bin` for shard `n` (see _write_postings); idf from the
-    default editions' shards `common_shards` taken together."""
-    readers = {k: whoosh_index.open_dir(str(tmp), indexname=shard_name(k), readonly=True).reader()
-               for k in {n, *common_shards}}
-    r, common = readers[n], [readers[k] for k in common_shards]
-    idfs: dict[tuple[str, str], float] = {}
-    try:
-        with open(tmp / postings_file(n), "wb") as out:
-            table = {}
-            for field in SCORED:
-                lengths = [r.doc_field_length(d, field, 1) for d in range(r.doc_count_all())]
-                avg = avgfl[field]
-                for t in r.lexicon(field):
-                    t = t.decode("utf-8") if isinstance(t, bytes) else t
-                    idf = idfs.get((field, t))
-                    if idf is None:
-                        df = sum(c.doc_frequency(field, t) for c in common)
-                        idf = idfs[(field, t)] = log(doc_count / (df + 1)) + 1
-                    ids, scores, positions = [], [], []
-                    m = r.postings(field, t)
-                    while m.is_active():
-                        d = m.id()
-                        ids.append(d)
-                        scores.append(scoring.bm25(idf, m.weight(), lengths[d], avg, BM25_B, BM25_K1))
-                        positions.append(tuple(m.value_as("positions")))
-                        m.next()
-                    blob = pickle.dumps((ids, scores, positions), protocol=5)
-                    table[(field, t)] = (out.tell(), len(blob))
-                    out.write(blob)
-            at = out.tell()
-            out.write(pickle.dumps(table, protocol=5))
-            out.write(struct.pack("<Q", at))
-    finally:
-        for reader in readers.values():
-            reader.close()
+class _Collection:
+    """The statistics BM25F scores with, over the default editions' shards
+    taken together, as Whoosh's reader gives them for several indexes:
+    documents, each field's average length (exact lengths), each term's
+    document frequency."""
+
+    def __init__(self, shards: list[Analysed]):
+        self.doc_count = sum(len(s.lengths[SCORED[0]]) for s in shards) or 1
+        self.avgfl = {f: (sum(sum(s.lengths[f]) for s in shards) / self.doc_count) or 1 for f in SCORED}
+        self.df: dict[str, Counter[str]] = {f: Counter() for f in SCORED}
+        for s in shards:
+            for field, terms in s.postings.items():
+                df = self.df[field]
+                for t, postings in terms.items():
+                    df[t] += len(postings)
+
+    def idf(self, field: str, t: str) -> float:
+        return log(self.doc_count / (self.df[field].get(t, 0) + 1)) + 1
 
 
-@contextmanager
-def _pool(workers: int | None, tasks: int):
-    """`run(fn, args_list)` -> results in order: in `workers` processes (one
-    per core by default) when there is more than one task and more than one
-    worker, else here."""
-    workers = min(workers or os.cpu_count() or 1, tasks)
-    if workers <= 1:
-        yield lambda fn, arglist: [fn(*a) for a in arglist]
-        return
-    # fork: the workers need nothing but their arguments, and start at once
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as ex:
-        yield lambda fn, arglist: [f.result() for f in [ex.submit(fn, *a) for a in arglist]]
-
-
-def build(db, out_dir: Path, workers: int | None = None) -> Path:
-    """Index the store `db` (a sqlite_utils.Database) into `out_dir`: one
-    Whoosh index (a shard) per edition, so that a search reads the editions it
-    searches and nothing else, and `docs-<n>.json` beside each, what a
-    Searcher keeps in memory of the shard's documents.
+def build(db, out_dir: Path) -> Path:
+    """Index the store `db` (a sqlite_utils.Database) into `out_dir`: per
+    edition (a shard), `docs-<n>.pickle`, what a Searcher keeps in memory of
+    its documents, and `postings-<n>.bin`, its scored postings; so that a
+    search reads the editions it searches and nothing else.
 
     The index is written into a sibling directory and renamed into place
-    when complete, so even outside a build `out_dir` is never half-written.
-
-    The shards are independent, so `workers` processes (default: one per
-    core) write them, and then their postings, side by side: Whoosh indexes
-    in pure Python, and this step is most of a build's time.  The files are
-    the same whatever the number of workers (tests/test_search_build.py)."""
+    when complete, so even outside a build `out_dir` is never half-written."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -386,16 +439,21 @@ def build(db, out_dir: Path, workers: int | None = None) -> Path:
             by_edition[doc["edition"]].append(doc)
         for n, e in enumerate(editions):
             e["shard"], e["documents"] = n, len(by_edition[e["id"]])
-        vocabulary: Counter[str] = Counter()
-        with _pool(workers, len(editions)) as run:
-            for counts in run(_write_shard, [(tmp, e["shard"], by_edition[e["id"]]) for e in editions]):
-                vocabulary.update(counts)
         default = default_editions(editions)
+        # the default editions first, here: every shard is scored with their
+        # statistics; then the others side by side, one per core
+        # (laws.workers), each worker inheriting what the Analyser has seen
+        analyser = Analyser()  # one for all: editions repeat each other's texts
+        analysed = {ed: analyser.shard(by_edition[ed]) for ed in default}
+        stats = _Collection([analysed[ed] for ed in default])
+        shared = (tmp, by_edition, analysed, analyser, stats)
+        vocabulary: Counter[str] = Counter()
+        for counts in fork_map(_write_shard, editions, shared=shared):
+            vocabulary.update(counts)
         meta = {"editions": editions, "default_editions": default,
-                "documents": sum(e["documents"] for e in editions), "vocabulary": dict(vocabulary.most_common()),
-                "terms": {w: term(w) for w in vocabulary},
+                "documents": sum(e["documents"] for e in editions), "vocabulary": dict(sorted(vocabulary.items(), key=lambda wc: (-wc[1], wc[0]))),
+                "terms": {w: index_term(w) for w in vocabulary},  # = term(w), quicker
                 "seconds": round(time.perf_counter() - t0, 3)}
-        _write_postings(tmp, editions, default, workers)
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
         # offline, the phone searches what a search with no edition searches
         offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
