@@ -161,7 +161,10 @@ def parse_all(corpus_dir: Path, workers: int | None = None
     manifest = manifest_mod.load(corpus_dir)
     corrections = Corrections.load(corpus_dir)
     ordered = sorted(manifest.sources, key=lambda s: KIND_ORDER[s.kind])
-    independent = [s for s in ordered if s.kind != "fragments"]
+    # the largest first, so that no long parse starts last while the other
+    # cores wait (the 2017 PDF text, with its ligature repair, is the longest)
+    independent = sorted((s for s in ordered if s.kind != "fragments"),
+                         key=lambda s: -(s.path.stat().st_size if s.path.is_file() else 0))
     done = dict(zip((s.file for s in independent),
                     fork_map(_parse_source, independent, shared=(corrections, {}), workers=workers)))
     parsed: dict[str, list[ParsedSource]] = {}

@@ -36,12 +36,12 @@ def fork_map(fn: Callable[[Any, Any], Any], items: Iterable, shared: Any = None,
              workers: int | None = None) -> list:
     """[fn(shared, item) for item in items], in order, computed in `workers`
     processes (default: one per core); here, when there is one worker or
-    one item.  `fn` and each item and result must pickle; `shared` need not.
+    one item, or the system cannot fork.  `fn` and each item and result must pickle; `shared` need not.
     An exception in a worker is raised here (so it must pickle too)."""
     global _TASK
     items = list(items)
     workers = min(workers or cores(), len(items))
-    if workers <= 1:
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():  # (Windows): here
         return [fn(shared, item) for item in items]
     _TASK = (fn, shared)
     try:
