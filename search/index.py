@@ -165,23 +165,25 @@ def _documents(db):
     for f in db["footnotes"].rows_where(order_by="edition, provision, id"):
         extra.setdefault((f["edition"], f["provision"]), []).append(f["text"] or "")
 
-    headings = {(r["edition"], r["id"]): (r["parent"], r["heading"])
-                for r in db.query("select edition, id, parent, heading from provisions")}
-    for p in db["provisions"].rows_where(order_by="edition, ord"):
-        ed = editions[p["edition"]]
-        text = "\n\n".join([p["text"] or ""] + extra.get((p["edition"], p["id"]), [])).strip()
+    # plain tuples: at thirty codes, a dict per row of sqlite-utils' cost more than the rest
+    rows = db.conn.execute("select edition, id, law, parent, heading, text, ord from provisions "
+                           "order by edition, ord").fetchall()
+    headings = {(edition, pid): (parent, heading) for edition, pid, _, parent, heading, _, _ in rows}
+    for edition, pid, law, parent, heading, own_text, ord_ in rows:
+        ed = editions[edition]
+        text = "\n\n".join([own_text or ""] + extra.get((edition, pid), [])).strip()
         # the headings of the sections it is in: 40C1 is in "C. Deviation from
         # System and Psychic Action", which says what 40C1 is about
-        context, up = [], p["parent"]
-        while up and (p["edition"], up) in headings:
-            up, heading = headings[(p["edition"], up)]
-            if heading:
-                context.append(heading)
+        context, up = [], parent
+        while up and (edition, up) in headings:
+            up, above = headings[(edition, up)]
+            if above:
+                context.append(above)
         yield dict(
-            key=f"law|{p['edition']}|{p['id']}", kind="law", edition=p["edition"],
-            group=f"{ed['family'] or ed['id']}:{p['law']}", law=p["law"], provision=p["id"],
-            url=law_url(p["edition"], p["law"], p["id"]), ord=p["ord"],
-            title=law_titles.get((p["edition"], p["law"]), ""), heading=p["heading"] or "", text=text,
+            key=f"law|{edition}|{pid}", kind="law", edition=edition,
+            group=f"{ed['family'] or ed['id']}:{law}", law=law, provision=pid,
+            url=law_url(edition, law, pid), ord=ord_,
+            title=law_titles.get((edition, law), ""), heading=heading or "", text=text,
             context="\n".join(context),
         )
     for d in db["definitions"].rows_where(order_by="edition, ord"):
