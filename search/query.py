@@ -60,7 +60,7 @@ import re
 import struct
 import threading
 import unicodedata
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from math import log
 from pathlib import Path
@@ -94,6 +94,9 @@ MAX_TERMS = 24
 # postings a Searcher keeps in memory (about 100 bytes each): the editions a
 # search with no edition asked reads, whole, with room for a few more
 MAX_CACHED_POSTINGS = 250_000
+# slots' scores a Searcher keeps (about 150 bytes a document): the words a
+# working day's questions have
+MAX_CACHED_SLOT_SCORES = 100_000
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -191,8 +194,10 @@ class Searcher:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._post_cache: "OrderedDict[tuple, tuple[dict, dict]]" = OrderedDict()
-        self._post_cached = 0  # postings held in _post_cache
+        # (edition, field, term) -> its postings (scores, positions), as read
+        self._post_cache = _Kept(MAX_CACHED_POSTINGS, lambda posts: len(posts[0]))
+        # (edition, slot) -> what the slot scores there (`_slot_scores`)
+        self._slot_cache = _Kept(MAX_CACHED_SLOT_SCORES, len)
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
@@ -395,34 +400,21 @@ class Searcher:
 
     # --- scoring -------------------------------------------------------------------
 
-    def _postings(self, field: str, t: str, editions: tuple[str, ...]) -> tuple[dict[int, float], dict[int, tuple]]:
-        """BM25F score and positions of term `t` in `field`, by document number,
-        in the shards of `editions`."""
-        if len(editions) == 1:
-            return self._shard_postings(editions[0], field, t)
-        scores: dict[int, float] = {}
-        positions: dict[int, tuple] = {}
-        for ed in editions:
-            sc, pos = self._shard_postings(ed, field, t)
-            if sc:
-                scores.update(sc)
-                positions.update(pos)
-        return scores, positions
+    @property
+    def _post_cached(self) -> int:
+        """Postings held in memory (at most MAX_CACHED_POSTINGS)."""
+        return self._post_cache.size
 
     def _shard_postings(self, edition: str, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
-        """A term's postings in one shard, read on first use and kept while
-        they are used: the shard never changes under a Searcher.  What is
-        kept is bounded (MAX_CACHED_POSTINGS, least recently used first out),
-        so a worker's memory does not grow with the editions searched, and a
-        term no document has is never kept (a robot types endless new words)."""
+        """A term's postings in one shard (BM25F score and positions by
+        document number), read on first use and kept while they are used:
+        the shard never changes under a Searcher.  What is kept is bounded
+        (MAX_CACHED_POSTINGS, least recently used first out), so a worker's
+        memory does not grow with the editions searched, and a term no
+        document has is never kept (a robot types endless new words)."""
         key = (edition, field, t)
-        cache = self._post_cache
-        found = cache.get(key)
+        found = self._post_cache.recent(key)
         if found is not None:
-            try:
-                cache.move_to_end(key)
-            except KeyError:  # evicted by another thread meanwhile
-                pass
             return found
         fd, table = self._shard(edition)
         where = table.get((field, t))
@@ -433,76 +425,96 @@ class Searcher:
         if base:
             ids = [base + i for i in ids]
         found = (dict(zip(ids, sc)), dict(zip(ids, pos)))
-        scores = found[0]
-        with self._lock:
-            if key not in cache:
-                cache[key] = found
-                self._post_cached += len(scores)
-                while self._post_cached > MAX_CACHED_POSTINGS and len(cache) > 1:
-                    _, (old, _) = cache.popitem(last=False)
-                    self._post_cached -= len(old)
+        self._post_cache.keep(key, found, self._lock)
         return found
 
-    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> dict[int, float]:
-        """Documents with every term of `phrase` in `field`: the sum of the
-        terms' scores, halved unless they stand in order at most `slop` apart."""
-        posts = [self._postings(field, t, eds) for t in phrase]
-        docs = set(posts[0][0])
-        for sc, _ in posts[1:]:
-            docs &= sc.keys()
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, edition: str) -> dict[int, float]:
+        """Documents of `edition`'s shard with every term of `phrase` in
+        `field`: the sum of the terms' scores, halved unless they stand in
+        order at most `slop` apart."""
+        posts = [self._shard_postings(edition, field, t) for t in phrase]
         out = {}
-        for d in docs:
+        for d in _having_all(posts):
             total = sum(sc[d] for sc, _ in posts)
             out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
         return out
 
     def _together(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> set[int]:
-        posts = [self._postings(field, t, eds) for t in phrase]
-        docs = set(posts[0][0])
-        for sc, _ in posts[1:]:
-            docs &= sc.keys()
-        return {d for d in docs if _in_order([pos[d] for _, pos in posts], slop)}
+        """Documents with the terms of `phrase` in order in `field`, at most
+        `slop` apart, in the shards of `eds` (a document is in one shard, so
+        each shard is intersected on its own)."""
+        out: set[int] = set()
+        for ed in eds:
+            posts = [self._shard_postings(ed, field, t) for t in phrase]
+            out.update(d for d in _having_all(posts) if _in_order([pos[d] for _, pos in posts], slop))
+        return out
+
+    def _slot_scores(self, edition: str, slot: Slot) -> dict[int, tuple[float, float, float]]:
+        """What one slot of a query (a word with its expansions, or a phrase of
+        the directors' vocabulary) scores in `edition`'s shard, by document:
+        (its best field and alternative, the sum over all of them, and
+        FIELD_TIEBREAK x what the others add).  It depends on the slot alone,
+        not on the rest of the query, so it is kept like the postings it is
+        made of (MAX_CACHED_SLOT_SCORES, least recently used first out): a
+        common word's hundreds of documents are folded over the fields once,
+        not at every search that has the word."""
+        key = (edition, slot)
+        found = self._slot_cache.recent(key)
+        if found is not None:
+            return found
+        best: dict[int, float] = {}
+        summed: dict[int, float] = {}
+        for phrase, weight in slot.all():
+            for field, boost in self.fields():
+                scores = (self._shard_postings(edition, field, phrase[0])[0] if len(phrase) == 1
+                          else self._phrase(field, phrase, 1, edition))
+                if not scores:
+                    continue
+                f = boost * weight
+                if not best:  # the first list: nothing to compare with (most words have one big list)
+                    best = {d: sc * f for d, sc in scores.items()}
+                    summed = best.copy()
+                    continue
+                sget, bget = summed.get, best.get
+                for d, sc in scores.items():
+                    v = sc * f
+                    summed[d] = sget(d, 0.0) + v
+                    if v > bget(d, 0.0):
+                        best[d] = v
+        found = {d: (b, summed[d], FIELD_TIEBREAK * (summed[d] - b)) for d, b in best.items()}
+        if found:  # a slot no document has is never kept (see _shard_postings)
+            self._slot_cache.keep(key, found, self._lock)
+        return found
 
     def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
         """Document number -> score of the query in the shards of `editions`
         (default: the editions a search with no edition asked searches; see
         the module docstring)."""
         eds = tuple(editions or self.default_editions)
-        fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: Counter = Counter()
         for slot in slots:
-            best: dict[int, float] = {}
-            summed: dict[int, float] = {}
-            for phrase, weight in slot.all():
-                for field, boost in fields:
-                    scores = (self._postings(field, phrase[0], eds)[0] if len(phrase) == 1
-                              else self._phrase(field, phrase, 1, eds))
-                    if not scores:
-                        continue
-                    f = boost * weight
-                    if not best:  # the first list: nothing to compare with (most words have one big list)
-                        best = {d: sc * f for d, sc in scores.items()}
-                        summed = best.copy()
-                        continue
-                    sget, bget = summed.get, best.get
-                    for d, sc in scores.items():
-                        v = sc * f
-                        summed[d] = sget(d, 0.0) + v
-                        if v > bget(d, 0.0):
-                            best[d] = v
-            self._cited_by_entries(best, summed)
-            tget, mget = totals.get, matched.get
-            for d, b in best.items():
-                totals[d] = tget(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
-                matched[d] = mget(d, 0) + 1
+            found: dict[int, tuple[float, float, float]] = {}
+            for ed in eds:  # each document is in one shard: the shards' scores do not overlap
+                found.update(self._slot_scores(ed, slot))
+            self._cited_by_entries(found)
+            if not totals:  # nothing to add to: taken whole, as 0.0 + best + tiebreak
+                totals = {d: 0.0 + b + x for d, (b, _, x) in found.items()}
+            else:
+                tget = totals.get
+                for d, (b, _, x) in found.items():
+                    totals[d] = tget(d, 0.0) + b + x
+            if n > 1:
+                matched.update(found.keys())  # counted in C: a keys view is not a mapping
         if n > 1:
-            for d in totals:
-                totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
+            # the share of the slots matched, doubled when it is all of them:
+            # one factor per count, computed as it would be per document
+            factor = {m: m / n * (1 + ALL_TERMS_BONUS if m == n else 1.0) for m in range(1, n + 1)}
+            totals = {d: t * factor[matched[d]] for d, t in totals.items()}
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
-            for field, _ in fields:
+            for field, _ in self.fields():
                 together |= self._together(field, flat, 2, eds)
             if self.ranking.index_weight:
                 together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
@@ -510,27 +522,32 @@ class Searcher:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
 
-    def _cited_by_entries(self, best: dict[int, float], summed: dict[int, float]) -> None:
+    def _cited_by_entries(self, found: dict[int, tuple[float, float, float]]) -> None:
         """The index entries that match one slot of the query give what they
         cite their score, as one more field of it.  Only the best entry
         counts: the index lists one idea under each of its words ('Artificial
         psychic call' under Artificial Call, Psychic Call and Partnership
         Understanding), which is one piece of evidence, not three.  And an
         entry scores its best field: its heading entry's words (its title)
-        place it, but repeat what its own words say."""
+        place it, but repeat what its own words say.  `found` is the slot's
+        scores (`_slot_scores`), changed in place."""
         weight = self.ranking.index_weight
         if not weight or not self.cites:
             return
         top: dict[int, float] = {}
-        for d in [d for d in self.cites if d in best]:  # the entries (a few hundred) that matched
-            v = best[d] * weight
+        for d in [d for d in self.cites if d in found]:  # the entries (a few hundred) that matched
+            v = found[d][0] * weight
             for t, share in self.cites[d]:
                 if v * share > top.get(t, 0.0):
                     top[t] = v * share
         for t, v in top.items():
-            summed[t] = summed.get(t, 0.0) + v
-            if v > best.get(t, 0.0):
-                best[t] = v
+            b, s, _ = found.get(t, (0.0, 0.0, 0.0))
+            s += v
+            if v > b:
+                b = v
+            elif t not in found:  # no score of its own and none given: not matched
+                continue
+            found[t] = (b, s, FIELD_TIEBREAK * (s - b))
 
     def fields(self) -> tuple[tuple[str, float], ...]:
         """The fields searched and their boosts, the law title's as the ranking says."""
@@ -740,6 +757,47 @@ def tidy_title(title: str) -> str:
         return title
     words = title.lower().split(" ")
     return " ".join(w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+class _Kept(OrderedDict):
+    """A bounded store of what a Searcher reads or derives from its index,
+    least recently used first out, bounded by the documents its values hold
+    (`size`): postings, or a slot's scores."""
+
+    def __init__(self, bound: int, size_of):
+        super().__init__()
+        self.bound, self.size_of = bound, size_of
+        self.size = 0
+
+    def recent(self, key):
+        found = self.get(key)
+        if found is not None:
+            try:
+                self.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
+        return found
+
+    def keep(self, key, value, lock: threading.Lock) -> None:
+        with lock:
+            if key not in self:
+                self[key] = value
+                self.size += self.size_of(value)
+                while self.size > self.bound and len(self) > 1:
+                    _, old = self.popitem(last=False)
+                    self.size -= self.size_of(old)
+
+
+def _having_all(posts: list[tuple[dict, dict]]) -> set[int]:
+    """The documents in every one of `posts` (one shard's postings of
+    several terms), the shortest list first."""
+    if not all(sc for sc, _ in posts):
+        return set()
+    lists = sorted((sc for sc, _ in posts), key=len)
+    docs = set(lists[0])
+    for sc in lists[1:]:
+        docs &= sc.keys()
+    return docs
 
 
 def _in_order(positions: list[tuple], slop: int) -> bool:
