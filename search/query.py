@@ -216,6 +216,17 @@ class Searcher:
         # what ranking and grouping need of a document, by number: filled as
         # each shard is opened (a search opens the editions it searches)
         self.docs: list[dict | None] = [None] * total
+        # ... and the same, as columns by document number, for the loops over
+        # every matching document (a list index is cheaper than a dict's key)
+        self._weight_one: list[float] = [0.0] * total  # its weight when an edition is asked
+        self._weight_any: list[float] = [0.0] * total  # ... and when none is
+        self._neg_ord: list[int] = [0] * total  # -its order: of equal scores, the first provision first
+        self._group: list[str | None] = [None] * total
+        self._edition_of: list[str | None] = [None] * total
+        self._kind_of: list[str | None] = [None] * total
+        self._evidence_law: list[int | None] = [None] * total  # its law, when the guide is evidence for it
+        self._guide_law: list[int | None] = [None] * total  # its law, when a law of the guide's family
+        self._topic_laws: dict[int, tuple] = {}  # a guide topic tagged with laws -> the laws
         self.by_key: dict[str, int] = {}
         # index entries (search/index.py): entry document -> [(cited document, share)]
         self.cites: dict[int, list[tuple[int, float]]] = {}
@@ -245,6 +256,7 @@ class Searcher:
                 f["weight_one"], f["weight_any"], f["evidence"] = self._weights(f)
                 self.docs[base + i] = f
                 self.by_key[f["key"]] = base + i
+                self._columns(base + i, f)
             for i, f in enumerate(docs):
                 found = [(self.by_key[k], share) for k, share in f.pop("cites", None) or () if k in self.by_key]
                 if found:
@@ -255,6 +267,17 @@ class Searcher:
             table = pickle.loads(os.pread(fd, size - 8 - at, at))
             self._shards[edition] = found = (fd, table)
             return found
+
+    def _columns(self, d: int, doc: dict) -> None:
+        """Document `d`'s entries in the columns the ranking loops read."""
+        self._weight_one[d], self._weight_any[d] = doc["weight_one"], doc["weight_any"]
+        self._neg_ord[d] = -doc["ord"]
+        self._group[d], self._edition_of[d], self._kind_of[d] = doc["group"], doc["edition"], doc["kind"]
+        self._evidence_law[d] = doc["law"] if doc["evidence"] else None
+        if doc["kind"] == "law" and doc["family"] == self.guide_family:
+            self._guide_law[d] = doc["law"]
+        if doc["kind"] == "guide" and doc["laws"]:
+            self._topic_laws[d] = doc["laws"]
 
     def _weights(self, doc: dict) -> tuple[float, float, bool]:
         """A document's weight in the ranking when an edition is asked and when
@@ -560,13 +583,14 @@ class Searcher:
         share = self.ranking.guide_evidence
         if not share:
             return {}
-        topics = [(sc, d) for d, sc in scores.items() if self.docs[d]["kind"] == "guide" and self.docs[d]["laws"]]
+        # the topics (a hundred or two) looked up in the scores, not the other way round
+        topics = [(scores[d], d) for d in self._topic_laws.keys() & scores.keys()]
         if not topics:
             return {}
         top = max(sc for sc, _ in topics)
         out: dict[int, float] = {}
         for sc, d in topics:
-            for law in self.docs[d]["laws"]:
+            for law in self._topic_laws[d]:
                 out[law] = max(out.get(law, 0.0), share * sc / top)
         return out
 
@@ -574,23 +598,25 @@ class Searcher:
         """A guide topic explains laws: when one of the laws it is tagged with
         is found too, the topic comes right after that law's best provision
         rather than before it."""
+        heads = [members[0][1] for members in ordered]
+        guide_law, topic_laws = self._guide_law, self._topic_laws
+        law_at: dict[int, int] = {}
+        for i, d in enumerate(heads):
+            if guide_law[d] is not None:
+                law_at.setdefault(guide_law[d], i)
         out: list = []
         waiting: list[tuple[set, list]] = []  # (laws, group) of topics held back
-        law_at = {}
-        for i, members in enumerate(ordered):
-            doc = self.docs[members[0][1]]
-            if doc["kind"] == "law" and doc["family"] == self.guide_family:
-                law_at.setdefault(doc["law"], i)
-        for i, members in enumerate(ordered):
-            doc = self.docs[members[0][1]]
-            if doc["kind"] == "guide" and any(law_at.get(n, -1) > i for n in doc["laws"]):
-                waiting.append(({n for n in doc["laws"] if law_at.get(n, -1) > i}, members))
+        for i, (d, members) in enumerate(zip(heads, ordered)):
+            laws = topic_laws.get(d)
+            if laws and any(law_at.get(n, -1) > i for n in laws):
+                waiting.append(({n for n in laws if law_at.get(n, -1) > i}, members))
                 continue
             out.append(members)
-            if doc["kind"] == "law":
+            law = guide_law[d]
+            if waiting and law is not None:
                 keep = []
                 for laws, g in waiting:
-                    if doc["law"] in laws and doc["family"] == self.guide_family:
+                    if law in laws:
                         out.append(g)
                     else:
                         keep.append((laws, g))
@@ -682,27 +708,15 @@ class Searcher:
 
         groups: "OrderedDict[str, list[tuple[float, int]]]" = OrderedDict()
         if cited is not None:
-            groups[self.docs[cited]["group"]] = [(_CITED, cited)]
+            groups[self._group[cited]] = [(_CITED, cited)]
         if prepared.slots:
-            scored = []
             eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
                    else self.default_editions)
-            scores = self.score(prepared.slots, eds)
-            evidence = self._guide_evidence(scores)
-            docs = self.docs
-            slot = "weight_any" if edition is None else "weight_one"
-            for d, score in scores.items():
-                doc = docs[d]
-                weight = doc[slot]
-                if (not weight or (edition and doc["edition"] != edition)
-                        or (kind and doc["kind"] != kind) or d == cited):
-                    continue
-                if doc["evidence"]:
-                    weight *= 1 + evidence.get(doc["law"], 0.0)
-                scored.append((score * weight, -doc["ord"], d))
+            scored = self._weighted(self.score(prepared.slots, eds), edition, kind, cited)
             scored.sort(reverse=True)
+            group_of = self._group
             for score, _, d in scored:
-                groups.setdefault(self.docs[d]["group"], []).append((score, d))
+                groups.setdefault(group_of[d], []).append((score, d))
 
         ordered = list(groups.values())
         if self.ranking.guide_evidence:
@@ -716,6 +730,26 @@ class Searcher:
             out["message"] = ("There are no more results: this page is past the last one." if ordered else
                               "Nothing found. Try other words, or a citation such as 27B1.")
         return out
+
+    def _weighted(self, scores: dict[int, float], edition: str | None, kind: str | None,
+                  cited: int | None) -> list[tuple[float, int, int]]:
+        """(score x weight, -order, document) of every scored document that may
+        be a result: of the edition and kind asked, not the one cited, not an
+        index entry (weight 0); a law the guide's matching topics point to
+        weighs 1 + their evidence more (`_guide_evidence`)."""
+        evidence = self._guide_evidence(scores)
+        weights = self._weight_any if edition is None else self._weight_one
+        neg_ord, evidence_law = self._neg_ord, self._evidence_law
+        items = scores.items()
+        if edition or kind or cited is not None:
+            edition_of, kind_of = self._edition_of, self._kind_of
+            items = [(d, sc) for d, sc in items if (not edition or edition_of[d] == edition)
+                     and (not kind or kind_of[d] == kind) and d != cited]
+        # one comprehension, as it runs for every matching document; a law
+        # with no evidence is weighed as weight x (1 + 0.0), i.e. weight
+        return [(sc * (weights[d] * (1 + evidence[law])) if (law := evidence_law[d]) in evidence
+                 else sc * weights[d], neg_ord[d], d)
+                for d, sc in items if weights[d]]
 
     def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
         score, d = members[0]
