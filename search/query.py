@@ -868,15 +868,7 @@ def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re
         hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set]
     start = 0
     if hits:
-        best, best_n, j = hits[0][0], 0, 0
-        for i, (a, _, _) in enumerate(hits):
-            j = max(j, i)
-            while j + 1 < len(hits) and hits[j + 1][1] - a <= size:
-                j += 1
-            n = len({t for _, _, t in hits[i:j + 1]})
-            if n > best_n:
-                best, best_n = a, n
-        start = max(0, best - 40)
+        start = max(0, _richest_window(hits, size) - 40)
         if start:
             space = text.rfind(" ", 0, start)
             start = space + 1 if space >= 0 and start - space < 20 else start
@@ -884,15 +876,40 @@ def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re
     if end < len(text):
         space = text.rfind(" ", start, end)
         end = space if space > start + size // 2 else end
-    parts = [Markup("…") if start else Markup("")]
+    # plain strings, each piece of the text escaped, and one Markup at the
+    # end: a Markup per piece (and Markup.join escaping them again) cost more
+    # than finding the window
+    parts = ["…" if start else ""]
     pos = start
     for a, b, _ in hits:
         if a < pos or b > end:
             continue
-        parts.append(escape(text[pos:a]))
-        parts.append(Markup("<mark>%s</mark>") % text[a:b])
+        parts += (escape(text[pos:a]), "<mark>", escape(text[a:b]), "</mark>")
         pos = b
     parts.append(escape(text[pos:end]))
     if end < len(text):
-        parts.append(Markup("…"))
-    return Markup("").join(parts)
+        parts.append("…")
+    return Markup("".join(parts))
+
+
+def _richest_window(hits: list[tuple[int, int, str]], size: int) -> int:
+    """Where the first window of `size` characters with the most different
+    terms begins: at a hit, the window running to the last hit that ends
+    within `size` of it.  The window slides over the hits, counting each
+    term's hits in it, so a long text with many hits costs one pass."""
+    best, best_n = hits[0][0], 0
+    counts: dict[str, int] = {}  # term -> its hits in the window hits[i..j]
+    j = -1
+    for i, (a, _, t) in enumerate(hits):
+        if j < i:
+            j = i
+            counts[t] = counts.get(t, 0) + 1
+        while j + 1 < len(hits) and hits[j + 1][1] - a <= size:
+            j += 1
+            counts[hits[j][2]] = counts.get(hits[j][2], 0) + 1
+        if len(counts) > best_n:
+            best, best_n = a, len(counts)
+        counts[t] -= 1
+        if not counts[t]:
+            del counts[t]
+    return best
