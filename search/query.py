@@ -325,8 +325,10 @@ class Searcher:
             alts |= self._surface.get(t, set()) | {t}
             if t.isdigit():
                 alts |= {t + x for x in ("st", "nd", "rd", "th")}
-        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(a) for a in sorted(alts, key=len, reverse=True))
-                             + r")(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+        # the words as a trie (`_alternation`): `re` tries each alternative in
+        # turn at every word, and a common word has dozens of forms
+        pattern = re.compile(r"(?<![^\W_])" + _alternation(alts)
+                             + r"(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
         if len(self._patterns) > 256:
             self._patterns.clear()
         self._patterns[terms_set] = pattern
@@ -558,11 +560,13 @@ class Searcher:
         if not weight or not self.cites:
             return
         top: dict[int, float] = {}
-        for d in [d for d in self.cites if d in found]:  # the entries (a few hundred) that matched
+        cites = self.cites
+        for d in cites.keys() & found.keys():  # the entries (a few hundred) that matched
             v = found[d][0] * weight
-            for t, share in self.cites[d]:
-                if v * share > top.get(t, 0.0):
-                    top[t] = v * share
+            for t, share in cites[d]:
+                given = v * share
+                if given > top.get(t, 0.0):
+                    top[t] = given
         for t, v in top.items():
             b, s, _ = found.get(t, (0.0, 0.0, 0.0))
             s += v
@@ -594,11 +598,11 @@ class Searcher:
                 out[law] = max(out.get(law, 0.0), share * sc / top)
         return out
 
-    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int]]]) -> list:
+    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]]) -> list:
         """A guide topic explains laws: when one of the laws it is tagged with
         is found too, the topic comes right after that law's best provision
         rather than before it."""
-        heads = [members[0][1] for members in ordered]
+        heads = [members[0][2] for members in ordered]
         guide_law, topic_laws = self._guide_law, self._topic_laws
         law_at: dict[int, int] = {}
         for i, d in enumerate(heads):
@@ -706,17 +710,18 @@ class Searcher:
                                                 "such as: lead out of turn.")
             return out
 
-        groups: "OrderedDict[str, list[tuple[float, int]]]" = OrderedDict()
+        # group -> its members, (score, -order, document) best first, as ranked
+        groups: dict[str, list[tuple[float, int, int]]] = {}
         if cited is not None:
-            groups[self._group[cited]] = [(_CITED, cited)]
+            groups[self._group[cited]] = [(_CITED, 0, cited)]
         if prepared.slots:
             eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
                    else self.default_editions)
             scored = self._weighted(self.score(prepared.slots, eds), edition, kind, cited)
             scored.sort(reverse=True)
             group_of = self._group
-            for score, _, d in scored:
-                groups.setdefault(group_of[d], []).append((score, d))
+            for member in scored:
+                groups.setdefault(group_of[member[2]], []).append(member)
 
         ordered = list(groups.values())
         if self.ranking.guide_evidence:
@@ -751,8 +756,8 @@ class Searcher:
                  else sc * weights[d], neg_ord[d], d)
                 for d, sc in items if weights[d]]
 
-    def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
-        score, d = members[0]
+    def _result(self, members: list[tuple[float, int, int]], terms_set: set[str]) -> dict:
+        score, _, d = members[0]
         doc = self.stored(d)
         text = doc.get("text") or ""
         if not text.strip() and doc["kind"] == "law":
@@ -773,7 +778,7 @@ class Searcher:
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
         more = []
-        for _, other in members[1:1 + MORE_PER_GROUP]:
+        for _, _, other in members[1:1 + MORE_PER_GROUP]:
             o = self.stored(other)
             more.append({"edition": o["edition"], "provision": o["provision"],
                          "heading": o.get("heading") or "", "url": o["url"]})
@@ -820,6 +825,28 @@ class _Kept(OrderedDict):
                 while self.size > self.bound and len(self) > 1:
                     _, old = self.popitem(last=False)
                     self.size -= self.size_of(old)
+
+
+def _alternation(words: set[str]) -> str:
+    """A regular expression matching any of `words`, as a trie: 'bid',
+    'bids' and 'bidding' are b(?:id(?:ding|s)?)?.  It matches what the plain
+    alternation matches: a word ends where the pattern around it lets it
+    (`Searcher.words_of`: at the end of a word and its apostrophes), so which
+    alternative matched never changes where a match ends."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here
+
+    def branch(node: dict) -> str:
+        alts = [re.escape(ch) + branch(node[ch]) for ch in sorted(node) if ch]
+        if not alts:
+            return ""
+        return "(?:" + "|".join(alts) + (")?" if "" in node else ")")
+
+    return branch(root)
 
 
 def _having_all(posts: list[tuple[dict, dict]]) -> set[int]:
