@@ -196,7 +196,7 @@ class Searcher:
         self._lock = threading.Lock()
         # (edition, field, term) -> its postings (scores, positions), as read
         self._post_cache = _Kept(MAX_CACHED_POSTINGS, lambda posts: len(posts[0]))
-        # (edition, slot) -> what the slot scores there (`_slot_scores`)
+        # (editions, slot) -> what the slot scores there (`_slot_scores`)
         self._slot_cache = _Kept(MAX_CACHED_SLOT_SCORES, len)
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
@@ -474,19 +474,33 @@ class Searcher:
             out.update(d for d in _having_all(posts) if _in_order([pos[d] for _, pos in posts], slop))
         return out
 
-    def _slot_scores(self, edition: str, slot: Slot) -> dict[int, tuple[float, float, float]]:
+    def _slot_scores(self, slot: Slot, eds: tuple[str, ...]) -> dict[int, tuple[float, float]]:
         """What one slot of a query (a word with its expansions, or a phrase of
-        the directors' vocabulary) scores in `edition`'s shard, by document:
-        (its best field and alternative, the sum over all of them, and
-        FIELD_TIEBREAK x what the others add).  It depends on the slot alone,
-        not on the rest of the query, so it is kept like the postings it is
-        made of (MAX_CACHED_SLOT_SCORES, least recently used first out): a
-        common word's hundreds of documents are folded over the fields once,
-        not at every search that has the word."""
-        key = (edition, slot)
-        found = self._slot_cache.recent(key)
-        if found is not None:
-            return found
+        the directors' vocabulary) scores in the shards of `eds`, by document:
+        (its best field and alternative, FIELD_TIEBREAK x what the others
+        add), the index entries' evidence included (`_cited_by_entries`).  It
+        depends on the slot alone, not on the rest of the query, so it is
+        kept like the postings it is made of (MAX_CACHED_SLOT_SCORES, least
+        recently used first out): a common word's hundreds of documents are
+        folded over the fields and alternatives once, not at every search
+        that has the word."""
+        key = (eds, slot)
+        kept = self._slot_cache.recent(key)
+        if kept is not None:
+            return kept
+        found: dict[int, tuple[float, float, float]] = {}
+        for ed in eds:  # each document is in one shard: the shards' scores do not overlap
+            found.update(self._fold(ed, slot))
+        self._cited_by_entries(found)
+        kept = {d: (b, x) for d, (b, _, x) in found.items()}
+        if kept:  # a slot no document has is never kept (see _shard_postings)
+            self._slot_cache.keep(key, kept, self._lock)
+        return kept
+
+    def _fold(self, edition: str, slot: Slot) -> dict[int, tuple[float, float, float]]:
+        """`slot`'s scores in `edition`'s shard, by document: (its best field
+        and alternative, the sum over all of them, FIELD_TIEBREAK x what the
+        others add)."""
         best: dict[int, float] = {}
         summed: dict[int, float] = {}
         for phrase, weight in slot.all():
@@ -506,10 +520,7 @@ class Searcher:
                     summed[d] = sget(d, 0.0) + v
                     if v > bget(d, 0.0):
                         best[d] = v
-        found = {d: (b, summed[d], FIELD_TIEBREAK * (summed[d] - b)) for d, b in best.items()}
-        if found:  # a slot no document has is never kept (see _shard_postings)
-            self._slot_cache.keep(key, found, self._lock)
-        return found
+        return {d: (b, summed[d], FIELD_TIEBREAK * (summed[d] - b)) for d, b in best.items()}
 
     def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
         """Document number -> score of the query in the shards of `editions`
@@ -520,15 +531,12 @@ class Searcher:
         totals: dict[int, float] = {}
         matched: Counter = Counter()
         for slot in slots:
-            found: dict[int, tuple[float, float, float]] = {}
-            for ed in eds:  # each document is in one shard: the shards' scores do not overlap
-                found.update(self._slot_scores(ed, slot))
-            self._cited_by_entries(found)
+            found = self._slot_scores(slot, eds)
             if not totals:  # nothing to add to: taken whole, as 0.0 + best + tiebreak
-                totals = {d: 0.0 + b + x for d, (b, _, x) in found.items()}
+                totals = {d: 0.0 + b + x for d, (b, x) in found.items()}
             else:
                 tget = totals.get
-                for d, (b, _, x) in found.items():
+                for d, (b, x) in found.items():
                     totals[d] = tget(d, 0.0) + b + x
             if n > 1:
                 matched.update(found.keys())  # counted in C: a keys view is not a mapping
@@ -555,7 +563,7 @@ class Searcher:
         Understanding), which is one piece of evidence, not three.  And an
         entry scores its best field: its heading entry's words (its title)
         place it, but repeat what its own words say.  `found` is the slot's
-        scores (`_slot_scores`), changed in place."""
+        scores (`_fold`), changed in place."""
         weight = self.ranking.index_weight
         if not weight or not self.cites:
             return
