@@ -42,8 +42,12 @@ How a query is answered:
    another family (rubber bridge) weigh a little less, so the Laws of
    Duplicate Bridge come first on a tie.  The scores are combined here
    rather than by Whoosh's query objects; a term's postings (BM25F scores
-   and positions) are kept once read, up to MAX_CACHED_POSTINGS, so opening
-   costs a few milliseconds and so does a search.
+   and positions) are kept once read, up to MAX_CACHED_POSTINGS, and so is
+   what a slot scores (its fields and alternatives folded, the index
+   entries' evidence given), up to MAX_CACHED_SLOT_SCORES: both depend on
+   the word, never on the rest of the query.  So opening costs a few
+   milliseconds, and a search adds up the slots' scores of the documents
+   that match and ranks them.
 5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
@@ -251,16 +255,26 @@ class Searcher:
             docs = pickle.loads((self.path / docs_file(e["shard"])).read_bytes())
             base = self.offset[edition]
             fam = e.get("family")
+            topics = {}
             for i, f in enumerate(docs):
                 f["family"], f["laws"] = fam, tuple(f.get("laws") or ())
                 f["weight_one"], f["weight_any"], f["evidence"] = self._weights(f)
                 self.docs[base + i] = f
                 self.by_key[f["key"]] = base + i
                 self._columns(base + i, f)
+                if f["kind"] == "guide" and f["laws"]:
+                    topics[base + i] = f["laws"]
+            cites = {}
             for i, f in enumerate(docs):
                 found = [(self.by_key[k], share) for k, share in f.pop("cites", None) or () if k in self.by_key]
                 if found:
-                    self.cites[base + i] = found
+                    cites[base + i] = found
+            # new dicts rather than added keys: searches in other threads
+            # iterate the ones they hold while this shard opens
+            if topics:
+                self._topic_laws = {**self._topic_laws, **topics}
+            if cites:
+                self.cites = {**self.cites, **cites}
             fd = os.open(self.path / postings_file(e["shard"]), os.O_RDONLY)
             size = os.fstat(fd).st_size
             (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
@@ -276,8 +290,6 @@ class Searcher:
         self._evidence_law[d] = doc["law"] if doc["evidence"] else None
         if doc["kind"] == "law" and doc["family"] == self.guide_family:
             self._guide_law[d] = doc["law"]
-        if doc["kind"] == "guide" and doc["laws"]:
-            self._topic_laws[d] = doc["laws"]
 
     def _weights(self, doc: dict) -> tuple[float, float, bool]:
         """A document's weight in the ranking when an edition is asked and when
