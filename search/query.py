@@ -320,6 +320,19 @@ class Searcher:
         found = self._patterns.get(terms_set)
         if found is not None:
             return found
+        # the words as a trie (`_alternation`): `re` tries each alternative in
+        # turn at every word, and a common word has dozens of forms
+        pattern = re.compile(r"(?<![^\W_])" + _alternation(self.forms(terms_set))
+                             + r"(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+        if len(self._patterns) > 256:
+            self._patterns.clear()
+        self._patterns[terms_set] = pattern
+        return pattern
+
+    def forms(self, terms_set: frozenset) -> set[str]:
+        """The words that may have one of `terms_set`: every word of the
+        corpus with that term, the term itself, numbers in words and
+        ordinals, suit symbols."""
         if self._surface is None:
             surface: dict[str, set[str]] = {}
             for w, t in self._terms.items():
@@ -337,14 +350,7 @@ class Searcher:
             alts |= self._surface.get(t, set()) | {t}
             if t.isdigit():
                 alts |= {t + x for x in ("st", "nd", "rd", "th")}
-        # the words as a trie (`_alternation`): `re` tries each alternative in
-        # turn at every word, and a common word has dozens of forms
-        pattern = re.compile(r"(?<![^\W_])" + _alternation(alts)
-                             + r"(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
-        if len(self._patterns) > 256:
-            self._patterns.clear()
-        self._patterns[terms_set] = pattern
-        return pattern
+        return alts
 
     def has_term(self, edition: str, field: str, t: str) -> bool:
         return (field, t) in self._shard(edition)[1]
