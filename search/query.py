@@ -98,9 +98,9 @@ MAX_TERMS = 24
 # postings a Searcher keeps in memory (about 100 bytes each): the editions a
 # search with no edition asked reads, whole, with room for a few more
 MAX_CACHED_POSTINGS = 250_000
-# slots' scores a Searcher keeps (about 150 bytes a document): the words a
-# working day's questions have
-MAX_CACHED_SLOT_SCORES = 100_000
+# documents' scores of slots a Searcher keeps (about 150 bytes each, so 7.5 MB
+# at most): the question set's 180 words and phrases hold 20,000
+MAX_CACHED_SLOT_SCORES = 50_000
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
