@@ -42,8 +42,12 @@ How a query is answered:
    another family (rubber bridge) weigh a little less, so the Laws of
    Duplicate Bridge come first on a tie.  The scores are combined here
    rather than by Whoosh's query objects; a term's postings (BM25F scores
-   and positions) are kept once read, up to MAX_CACHED_POSTINGS, so opening
-   costs a few milliseconds and so does a search.
+   and positions) are kept once read, up to MAX_CACHED_POSTINGS, and so is
+   what a slot scores (its fields and alternatives folded, the index
+   entries' evidence given), up to MAX_CACHED_SLOT_SCORES: both depend on
+   the word, never on the rest of the query.  So opening costs a few
+   milliseconds, and a search adds up the slots' scores of the documents
+   that match and ranks them.
 5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
@@ -60,7 +64,7 @@ import re
 import struct
 import threading
 import unicodedata
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from math import log
 from pathlib import Path
@@ -94,6 +98,9 @@ MAX_TERMS = 24
 # postings a Searcher keeps in memory (about 100 bytes each): the editions a
 # search with no edition asked reads, whole, with room for a few more
 MAX_CACHED_POSTINGS = 250_000
+# documents' scores of slots a Searcher keeps (about 150 bytes each, so 7.5 MB
+# at most): the question set's 180 words and phrases hold 20,000
+MAX_CACHED_SLOT_SCORES = 50_000
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -191,8 +198,10 @@ class Searcher:
             self._vocab_by_len.setdefault(len(w), []).append(w)
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._post_cache: "OrderedDict[tuple, tuple[dict, dict]]" = OrderedDict()
-        self._post_cached = 0  # postings held in _post_cache
+        # (edition, field, term) -> its postings (scores, positions), as read
+        self._post_cache = _Kept(MAX_CACHED_POSTINGS, lambda posts: len(posts[0]))
+        # (editions, slot) -> what the slot scores there (`_slot_scores`)
+        self._slot_cache = _Kept(MAX_CACHED_SLOT_SCORES, len)
         # the code in force, then newest first: where a citation with no edition goes
         self.code_editions = sorted((e for e in self.editions if e["kind"] == "code"),
                                     key=lambda e: (not e.get("in_force"), -e["year"]))
@@ -211,6 +220,17 @@ class Searcher:
         # what ranking and grouping need of a document, by number: filled as
         # each shard is opened (a search opens the editions it searches)
         self.docs: list[dict | None] = [None] * total
+        # ... and the same, as columns by document number, for the loops over
+        # every matching document (a list index is cheaper than a dict's key)
+        self._weight_one: list[float] = [0.0] * total  # its weight when an edition is asked
+        self._weight_any: list[float] = [0.0] * total  # ... and when none is
+        self._neg_ord: list[int] = [0] * total  # -its order: of equal scores, the first provision first
+        self._group: list[str | None] = [None] * total
+        self._edition_of: list[str | None] = [None] * total
+        self._kind_of: list[str | None] = [None] * total
+        self._evidence_law: list[int | None] = [None] * total  # its law, when the guide is evidence for it
+        self._guide_law: list[int | None] = [None] * total  # its law, when a law of the guide's family
+        self._topic_laws: dict[int, tuple] = {}  # a guide topic tagged with laws -> the laws
         self.by_key: dict[str, int] = {}
         # index entries (search/index.py): entry document -> [(cited document, share)]
         self.cites: dict[int, list[tuple[int, float]]] = {}
@@ -235,21 +255,41 @@ class Searcher:
             docs = pickle.loads((self.path / docs_file(e["shard"])).read_bytes())
             base = self.offset[edition]
             fam = e.get("family")
+            topics = {}
             for i, f in enumerate(docs):
                 f["family"], f["laws"] = fam, tuple(f.get("laws") or ())
                 f["weight_one"], f["weight_any"], f["evidence"] = self._weights(f)
                 self.docs[base + i] = f
                 self.by_key[f["key"]] = base + i
+                self._columns(base + i, f)
+                if f["kind"] == "guide" and f["laws"]:
+                    topics[base + i] = f["laws"]
+            cites = {}
             for i, f in enumerate(docs):
                 found = [(self.by_key[k], share) for k, share in f.pop("cites", None) or () if k in self.by_key]
                 if found:
-                    self.cites[base + i] = found
+                    cites[base + i] = found
+            # new dicts rather than added keys: searches in other threads
+            # iterate the ones they hold while this shard opens
+            if topics:
+                self._topic_laws = {**self._topic_laws, **topics}
+            if cites:
+                self.cites = {**self.cites, **cites}
             fd = os.open(self.path / postings_file(e["shard"]), os.O_RDONLY)
             size = os.fstat(fd).st_size
             (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
             table = pickle.loads(os.pread(fd, size - 8 - at, at))
             self._shards[edition] = found = (fd, table)
             return found
+
+    def _columns(self, d: int, doc: dict) -> None:
+        """Document `d`'s entries in the columns the ranking loops read."""
+        self._weight_one[d], self._weight_any[d] = doc["weight_one"], doc["weight_any"]
+        self._neg_ord[d] = -doc["ord"]
+        self._group[d], self._edition_of[d], self._kind_of[d] = doc["group"], doc["edition"], doc["kind"]
+        self._evidence_law[d] = doc["law"] if doc["evidence"] else None
+        if doc["kind"] == "law" and doc["family"] == self.guide_family:
+            self._guide_law[d] = doc["law"]
 
     def _weights(self, doc: dict) -> tuple[float, float, bool]:
         """A document's weight in the ranking when an edition is asked and when
@@ -280,6 +320,19 @@ class Searcher:
         found = self._patterns.get(terms_set)
         if found is not None:
             return found
+        # the words as a trie (`_alternation`): `re` tries each alternative in
+        # turn at every word, and a common word has dozens of forms
+        pattern = re.compile(r"(?<![^\W_])" + _alternation(self.forms(terms_set))
+                             + r"(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+        if len(self._patterns) > 256:
+            self._patterns.clear()
+        self._patterns[terms_set] = pattern
+        return pattern
+
+    def forms(self, terms_set: frozenset) -> set[str]:
+        """The words that may have one of `terms_set`: every word of the
+        corpus with that term, the term itself, numbers in words and
+        ordinals, suit symbols."""
         if self._surface is None:
             surface: dict[str, set[str]] = {}
             for w, t in self._terms.items():
@@ -297,12 +350,7 @@ class Searcher:
             alts |= self._surface.get(t, set()) | {t}
             if t.isdigit():
                 alts |= {t + x for x in ("st", "nd", "rd", "th")}
-        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(re.escape(a) for a in sorted(alts, key=len, reverse=True))
-                             + r")(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
-        if len(self._patterns) > 256:
-            self._patterns.clear()
-        self._patterns[terms_set] = pattern
-        return pattern
+        return alts
 
     def has_term(self, edition: str, field: str, t: str) -> bool:
         return (field, t) in self._shard(edition)[1]
@@ -395,34 +443,21 @@ class Searcher:
 
     # --- scoring -------------------------------------------------------------------
 
-    def _postings(self, field: str, t: str, editions: tuple[str, ...]) -> tuple[dict[int, float], dict[int, tuple]]:
-        """BM25F score and positions of term `t` in `field`, by document number,
-        in the shards of `editions`."""
-        if len(editions) == 1:
-            return self._shard_postings(editions[0], field, t)
-        scores: dict[int, float] = {}
-        positions: dict[int, tuple] = {}
-        for ed in editions:
-            sc, pos = self._shard_postings(ed, field, t)
-            if sc:
-                scores.update(sc)
-                positions.update(pos)
-        return scores, positions
+    @property
+    def _post_cached(self) -> int:
+        """Postings held in memory (at most MAX_CACHED_POSTINGS)."""
+        return self._post_cache.size
 
     def _shard_postings(self, edition: str, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
-        """A term's postings in one shard, read on first use and kept while
-        they are used: the shard never changes under a Searcher.  What is
-        kept is bounded (MAX_CACHED_POSTINGS, least recently used first out),
-        so a worker's memory does not grow with the editions searched, and a
-        term no document has is never kept (a robot types endless new words)."""
+        """A term's postings in one shard (BM25F score and positions by
+        document number), read on first use and kept while they are used:
+        the shard never changes under a Searcher.  What is kept is bounded
+        (MAX_CACHED_POSTINGS, least recently used first out), so a worker's
+        memory does not grow with the editions searched, and a term no
+        document has is never kept (a robot types endless new words)."""
         key = (edition, field, t)
-        cache = self._post_cache
-        found = cache.get(key)
+        found = self._post_cache.recent(key)
         if found is not None:
-            try:
-                cache.move_to_end(key)
-            except KeyError:  # evicted by another thread meanwhile
-                pass
             return found
         fd, table = self._shard(edition)
         where = table.get((field, t))
@@ -433,76 +468,104 @@ class Searcher:
         if base:
             ids = [base + i for i in ids]
         found = (dict(zip(ids, sc)), dict(zip(ids, pos)))
-        scores = found[0]
-        with self._lock:
-            if key not in cache:
-                cache[key] = found
-                self._post_cached += len(scores)
-                while self._post_cached > MAX_CACHED_POSTINGS and len(cache) > 1:
-                    _, (old, _) = cache.popitem(last=False)
-                    self._post_cached -= len(old)
+        self._post_cache.keep(key, found, self._lock)
         return found
 
-    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> dict[int, float]:
-        """Documents with every term of `phrase` in `field`: the sum of the
-        terms' scores, halved unless they stand in order at most `slop` apart."""
-        posts = [self._postings(field, t, eds) for t in phrase]
-        docs = set(posts[0][0])
-        for sc, _ in posts[1:]:
-            docs &= sc.keys()
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, edition: str) -> dict[int, float]:
+        """Documents of `edition`'s shard with every term of `phrase` in
+        `field`: the sum of the terms' scores, halved unless they stand in
+        order at most `slop` apart."""
+        posts = [self._shard_postings(edition, field, t) for t in phrase]
         out = {}
-        for d in docs:
+        for d in _having_all(posts):
             total = sum(sc[d] for sc, _ in posts)
             out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
         return out
 
     def _together(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> set[int]:
-        posts = [self._postings(field, t, eds) for t in phrase]
-        docs = set(posts[0][0])
-        for sc, _ in posts[1:]:
-            docs &= sc.keys()
-        return {d for d in docs if _in_order([pos[d] for _, pos in posts], slop)}
+        """Documents with the terms of `phrase` in order in `field`, at most
+        `slop` apart, in the shards of `eds` (a document is in one shard, so
+        each shard is intersected on its own)."""
+        out: set[int] = set()
+        for ed in eds:
+            posts = [self._shard_postings(ed, field, t) for t in phrase]
+            out.update(d for d in _having_all(posts) if _in_order([pos[d] for _, pos in posts], slop))
+        return out
+
+    def _slot_scores(self, slot: Slot, eds: tuple[str, ...]) -> dict[int, tuple[float, float]]:
+        """What one slot of a query (a word with its expansions, or a phrase of
+        the directors' vocabulary) scores in the shards of `eds`, by document:
+        (its best field and alternative, FIELD_TIEBREAK x what the others
+        add), the index entries' evidence included (`_cited_by_entries`).  It
+        depends on the slot alone, not on the rest of the query, so it is
+        kept like the postings it is made of (MAX_CACHED_SLOT_SCORES, least
+        recently used first out): a common word's hundreds of documents are
+        folded over the fields and alternatives once, not at every search
+        that has the word."""
+        key = (eds, slot)
+        kept = self._slot_cache.recent(key)
+        if kept is not None:
+            return kept
+        found: dict[int, tuple[float, float, float]] = {}
+        for ed in eds:  # each document is in one shard: the shards' scores do not overlap
+            found.update(self._fold(ed, slot))
+        self._cited_by_entries(found)
+        kept = {d: (b, x) for d, (b, _, x) in found.items()}
+        if kept:  # a slot no document has is never kept (see _shard_postings)
+            self._slot_cache.keep(key, kept, self._lock)
+        return kept
+
+    def _fold(self, edition: str, slot: Slot) -> dict[int, tuple[float, float, float]]:
+        """`slot`'s scores in `edition`'s shard, by document: (its best field
+        and alternative, the sum over all of them, FIELD_TIEBREAK x what the
+        others add)."""
+        best: dict[int, float] = {}
+        summed: dict[int, float] = {}
+        for phrase, weight in slot.all():
+            for field, boost in self.fields():
+                scores = (self._shard_postings(edition, field, phrase[0])[0] if len(phrase) == 1
+                          else self._phrase(field, phrase, 1, edition))
+                if not scores:
+                    continue
+                f = boost * weight
+                if not best:  # the first list: nothing to compare with (most words have one big list)
+                    best = {d: sc * f for d, sc in scores.items()}
+                    summed = best.copy()
+                    continue
+                sget, bget = summed.get, best.get
+                for d, sc in scores.items():
+                    v = sc * f
+                    summed[d] = sget(d, 0.0) + v
+                    if v > bget(d, 0.0):
+                        best[d] = v
+        return {d: (b, summed[d], FIELD_TIEBREAK * (summed[d] - b)) for d, b in best.items()}
 
     def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
         """Document number -> score of the query in the shards of `editions`
         (default: the editions a search with no edition asked searches; see
         the module docstring)."""
         eds = tuple(editions or self.default_editions)
-        fields = self.fields()
         n = len(slots)
         totals: dict[int, float] = {}
-        matched: dict[int, int] = {}
+        matched: Counter = Counter()
         for slot in slots:
-            best: dict[int, float] = {}
-            summed: dict[int, float] = {}
-            for phrase, weight in slot.all():
-                for field, boost in fields:
-                    scores = (self._postings(field, phrase[0], eds)[0] if len(phrase) == 1
-                              else self._phrase(field, phrase, 1, eds))
-                    if not scores:
-                        continue
-                    f = boost * weight
-                    if not best:  # the first list: nothing to compare with (most words have one big list)
-                        best = {d: sc * f for d, sc in scores.items()}
-                        summed = best.copy()
-                        continue
-                    sget, bget = summed.get, best.get
-                    for d, sc in scores.items():
-                        v = sc * f
-                        summed[d] = sget(d, 0.0) + v
-                        if v > bget(d, 0.0):
-                            best[d] = v
-            self._cited_by_entries(best, summed)
-            tget, mget = totals.get, matched.get
-            for d, b in best.items():
-                totals[d] = tget(d, 0.0) + b + FIELD_TIEBREAK * (summed[d] - b)
-                matched[d] = mget(d, 0) + 1
+            found = self._slot_scores(slot, eds)
+            if not totals:  # nothing to add to: taken whole, as 0.0 + best + tiebreak
+                totals = {d: 0.0 + b + x for d, (b, x) in found.items()}
+            else:
+                tget = totals.get
+                for d, (b, x) in found.items():
+                    totals[d] = tget(d, 0.0) + b + x
+            if n > 1:
+                matched.update(found.keys())  # counted in C: a keys view is not a mapping
         if n > 1:
-            for d in totals:
-                totals[d] *= matched[d] / n * (1 + ALL_TERMS_BONUS if matched[d] == n else 1.0)
+            # the share of the slots matched, doubled when it is all of them:
+            # one factor per count, computed as it would be per document
+            factor = {m: m / n * (1 + ALL_TERMS_BONUS if m == n else 1.0) for m in range(1, n + 1)}
+            totals = {d: t * factor[matched[d]] for d, t in totals.items()}
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
-            for field, _ in fields:
+            for field, _ in self.fields():
                 together |= self._together(field, flat, 2, eds)
             if self.ranking.index_weight:
                 together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
@@ -510,27 +573,34 @@ class Searcher:
                 totals[d] *= 1 + PHRASE_BONUS
         return totals
 
-    def _cited_by_entries(self, best: dict[int, float], summed: dict[int, float]) -> None:
+    def _cited_by_entries(self, found: dict[int, tuple[float, float, float]]) -> None:
         """The index entries that match one slot of the query give what they
         cite their score, as one more field of it.  Only the best entry
         counts: the index lists one idea under each of its words ('Artificial
         psychic call' under Artificial Call, Psychic Call and Partnership
         Understanding), which is one piece of evidence, not three.  And an
         entry scores its best field: its heading entry's words (its title)
-        place it, but repeat what its own words say."""
+        place it, but repeat what its own words say.  `found` is the slot's
+        scores (`_fold`), changed in place."""
         weight = self.ranking.index_weight
         if not weight or not self.cites:
             return
         top: dict[int, float] = {}
-        for d in [d for d in self.cites if d in best]:  # the entries (a few hundred) that matched
-            v = best[d] * weight
-            for t, share in self.cites[d]:
-                if v * share > top.get(t, 0.0):
-                    top[t] = v * share
+        cites = self.cites
+        for d in cites.keys() & found.keys():  # the entries (a few hundred) that matched
+            v = found[d][0] * weight
+            for t, share in cites[d]:
+                given = v * share
+                if given > top.get(t, 0.0):
+                    top[t] = given
         for t, v in top.items():
-            summed[t] = summed.get(t, 0.0) + v
-            if v > best.get(t, 0.0):
-                best[t] = v
+            b, s, _ = found.get(t, (0.0, 0.0, 0.0))
+            s += v
+            if v > b:
+                b = v
+            elif t not in found:  # no score of its own and none given: not matched
+                continue
+            found[t] = (b, s, FIELD_TIEBREAK * (s - b))
 
     def fields(self) -> tuple[tuple[str, float], ...]:
         """The fields searched and their boosts, the law title's as the ranking says."""
@@ -543,37 +613,40 @@ class Searcher:
         share = self.ranking.guide_evidence
         if not share:
             return {}
-        topics = [(sc, d) for d, sc in scores.items() if self.docs[d]["kind"] == "guide" and self.docs[d]["laws"]]
+        # the topics (a hundred or two) looked up in the scores, not the other way round
+        topics = [(scores[d], d) for d in self._topic_laws.keys() & scores.keys()]
         if not topics:
             return {}
         top = max(sc for sc, _ in topics)
         out: dict[int, float] = {}
         for sc, d in topics:
-            for law in self.docs[d]["laws"]:
+            for law in self._topic_laws[d]:
                 out[law] = max(out.get(law, 0.0), share * sc / top)
         return out
 
-    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int]]]) -> list:
+    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]]) -> list:
         """A guide topic explains laws: when one of the laws it is tagged with
         is found too, the topic comes right after that law's best provision
         rather than before it."""
+        heads = [members[0][2] for members in ordered]
+        guide_law, topic_laws = self._guide_law, self._topic_laws
+        law_at: dict[int, int] = {}
+        for i, d in enumerate(heads):
+            if guide_law[d] is not None:
+                law_at.setdefault(guide_law[d], i)
         out: list = []
         waiting: list[tuple[set, list]] = []  # (laws, group) of topics held back
-        law_at = {}
-        for i, members in enumerate(ordered):
-            doc = self.docs[members[0][1]]
-            if doc["kind"] == "law" and doc["family"] == self.guide_family:
-                law_at.setdefault(doc["law"], i)
-        for i, members in enumerate(ordered):
-            doc = self.docs[members[0][1]]
-            if doc["kind"] == "guide" and any(law_at.get(n, -1) > i for n in doc["laws"]):
-                waiting.append(({n for n in doc["laws"] if law_at.get(n, -1) > i}, members))
+        for i, (d, members) in enumerate(zip(heads, ordered)):
+            laws = topic_laws.get(d)
+            if laws and any(law_at.get(n, -1) > i for n in laws):
+                waiting.append(({n for n in laws if law_at.get(n, -1) > i}, members))
                 continue
             out.append(members)
-            if doc["kind"] == "law":
+            law = guide_law[d]
+            if waiting and law is not None:
                 keep = []
                 for laws, g in waiting:
-                    if doc["law"] in laws and doc["family"] == self.guide_family:
+                    if law in laws:
                         out.append(g)
                     else:
                         keep.append((laws, g))
@@ -663,29 +736,18 @@ class Searcher:
                                                 "such as: lead out of turn.")
             return out
 
-        groups: "OrderedDict[str, list[tuple[float, int]]]" = OrderedDict()
+        # group -> its members, (score, -order, document) best first, as ranked
+        groups: dict[str, list[tuple[float, int, int]]] = {}
         if cited is not None:
-            groups[self.docs[cited]["group"]] = [(_CITED, cited)]
+            groups[self._group[cited]] = [(_CITED, 0, cited)]
         if prepared.slots:
-            scored = []
             eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
                    else self.default_editions)
-            scores = self.score(prepared.slots, eds)
-            evidence = self._guide_evidence(scores)
-            docs = self.docs
-            slot = "weight_any" if edition is None else "weight_one"
-            for d, score in scores.items():
-                doc = docs[d]
-                weight = doc[slot]
-                if (not weight or (edition and doc["edition"] != edition)
-                        or (kind and doc["kind"] != kind) or d == cited):
-                    continue
-                if doc["evidence"]:
-                    weight *= 1 + evidence.get(doc["law"], 0.0)
-                scored.append((score * weight, -doc["ord"], d))
+            scored = self._weighted(self.score(prepared.slots, eds), edition, kind, cited)
             scored.sort(reverse=True)
-            for score, _, d in scored:
-                groups.setdefault(self.docs[d]["group"], []).append((score, d))
+            group_of = self._group
+            for member in scored:
+                groups.setdefault(group_of[member[2]], []).append(member)
 
         ordered = list(groups.values())
         if self.ranking.guide_evidence:
@@ -700,8 +762,28 @@ class Searcher:
                               "Nothing found. Try other words, or a citation such as 27B1.")
         return out
 
-    def _result(self, members: list[tuple[float, int]], terms_set: set[str]) -> dict:
-        score, d = members[0]
+    def _weighted(self, scores: dict[int, float], edition: str | None, kind: str | None,
+                  cited: int | None) -> list[tuple[float, int, int]]:
+        """(score x weight, -order, document) of every scored document that may
+        be a result: of the edition and kind asked, not the one cited, not an
+        index entry (weight 0); a law the guide's matching topics point to
+        weighs 1 + their evidence more (`_guide_evidence`)."""
+        evidence = self._guide_evidence(scores)
+        weights = self._weight_any if edition is None else self._weight_one
+        neg_ord, evidence_law = self._neg_ord, self._evidence_law
+        items = scores.items()
+        if edition or kind or cited is not None:
+            edition_of, kind_of = self._edition_of, self._kind_of
+            items = [(d, sc) for d, sc in items if (not edition or edition_of[d] == edition)
+                     and (not kind or kind_of[d] == kind) and d != cited]
+        # one comprehension, as it runs for every matching document; a law
+        # with no evidence is weighed as weight x (1 + 0.0), i.e. weight
+        return [(sc * (weights[d] * (1 + evidence[law])) if (law := evidence_law[d]) in evidence
+                 else sc * weights[d], neg_ord[d], d)
+                for d, sc in items if weights[d]]
+
+    def _result(self, members: list[tuple[float, int, int]], terms_set: set[str]) -> dict:
+        score, _, d = members[0]
         doc = self.stored(d)
         text = doc.get("text") or ""
         if not text.strip() and doc["kind"] == "law":
@@ -722,7 +804,7 @@ class Searcher:
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
         more = []
-        for _, other in members[1:1 + MORE_PER_GROUP]:
+        for _, _, other in members[1:1 + MORE_PER_GROUP]:
             o = self.stored(other)
             more.append({"edition": o["edition"], "provision": o["provision"],
                          "heading": o.get("heading") or "", "url": o["url"]})
@@ -740,6 +822,69 @@ def tidy_title(title: str) -> str:
         return title
     words = title.lower().split(" ")
     return " ".join(w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+class _Kept(OrderedDict):
+    """A bounded store of what a Searcher reads or derives from its index,
+    least recently used first out, bounded by the documents its values hold
+    (`size`): postings, or a slot's scores."""
+
+    def __init__(self, bound: int, size_of):
+        super().__init__()
+        self.bound, self.size_of = bound, size_of
+        self.size = 0
+
+    def recent(self, key):
+        found = self.get(key)
+        if found is not None:
+            try:
+                self.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile
+                pass
+        return found
+
+    def keep(self, key, value, lock: threading.Lock) -> None:
+        with lock:
+            if key not in self:
+                self[key] = value
+                self.size += self.size_of(value)
+                while self.size > self.bound and len(self) > 1:
+                    _, old = self.popitem(last=False)
+                    self.size -= self.size_of(old)
+
+
+def _alternation(words: set[str]) -> str:
+    """A regular expression matching any of `words`, as a trie: 'bid',
+    'bids' and 'bidding' are b(?:id(?:ding|s)?)?.  It matches what the plain
+    alternation matches: a word ends where the pattern around it lets it
+    (`Searcher.words_of`: at the end of a word and its apostrophes), so which
+    alternative matched never changes where a match ends."""
+    root: dict = {}
+    for w in words:
+        node = root
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}  # a word ends here
+
+    def branch(node: dict) -> str:
+        alts = [re.escape(ch) + branch(node[ch]) for ch in sorted(node) if ch]
+        if not alts:
+            return ""
+        return "(?:" + "|".join(alts) + (")?" if "" in node else ")")
+
+    return branch(root)
+
+
+def _having_all(posts: list[tuple[dict, dict]]) -> set[int]:
+    """The documents in every one of `posts` (one shard's postings of
+    several terms), the shortest list first."""
+    if not all(sc for sc, _ in posts):
+        return set()
+    lists = sorted((sc for sc, _ in posts), key=len)
+    docs = set(lists[0])
+    for sc in lists[1:]:
+        docs &= sc.keys()
+    return docs
 
 
 def _in_order(positions: list[tuple], slop: int) -> bool:
@@ -776,15 +921,7 @@ def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re
         hits = [(a, b, t) for a, b, t in spans(text) if t in terms_set]
     start = 0
     if hits:
-        best, best_n, j = hits[0][0], 0, 0
-        for i, (a, _, _) in enumerate(hits):
-            j = max(j, i)
-            while j + 1 < len(hits) and hits[j + 1][1] - a <= size:
-                j += 1
-            n = len({t for _, _, t in hits[i:j + 1]})
-            if n > best_n:
-                best, best_n = a, n
-        start = max(0, best - 40)
+        start = max(0, _richest_window(hits, size) - 40)
         if start:
             space = text.rfind(" ", 0, start)
             start = space + 1 if space >= 0 and start - space < 20 else start
@@ -792,15 +929,40 @@ def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re
     if end < len(text):
         space = text.rfind(" ", start, end)
         end = space if space > start + size // 2 else end
-    parts = [Markup("…") if start else Markup("")]
+    # plain strings, each piece of the text escaped, and one Markup at the
+    # end: a Markup per piece (and Markup.join escaping them again) cost more
+    # than finding the window
+    parts = ["…" if start else ""]
     pos = start
     for a, b, _ in hits:
         if a < pos or b > end:
             continue
-        parts.append(escape(text[pos:a]))
-        parts.append(Markup("<mark>%s</mark>") % text[a:b])
+        parts += (escape(text[pos:a]), "<mark>", escape(text[a:b]), "</mark>")
         pos = b
     parts.append(escape(text[pos:end]))
     if end < len(text):
-        parts.append(Markup("…"))
-    return Markup("").join(parts)
+        parts.append("…")
+    return Markup("".join(parts))
+
+
+def _richest_window(hits: list[tuple[int, int, str]], size: int) -> int:
+    """Where the first window of `size` characters with the most different
+    terms begins: at a hit, the window running to the last hit that ends
+    within `size` of it.  The window slides over the hits, counting each
+    term's hits in it, so a long text with many hits costs one pass."""
+    best, best_n = hits[0][0], 0
+    counts: dict[str, int] = {}  # term -> its hits in the window hits[i..j]
+    j = -1
+    for i, (a, _, t) in enumerate(hits):
+        if j < i:
+            j = i
+            counts[t] = counts.get(t, 0) + 1
+        while j + 1 < len(hits) and hits[j + 1][1] - a <= size:
+            j += 1
+            counts[hits[j][2]] = counts.get(hits[j][2], 0) + 1
+        if len(counts) > best_n:
+            best, best_n = a, len(counts)
+        counts[t] -= 1
+        if not counts[t]:
+            del counts[t]
+    return best

@@ -206,17 +206,19 @@ def test_unique_search_words_do_not_grow_the_caches_without_bound(built):
     than the bound."""
     from laws.build import current_store
     from search import analysis
-    from search.query import MAX_CACHED_POSTINGS, Searcher
+    from search.query import MAX_CACHED_POSTINGS, MAX_CACHED_SLOT_SCORES, Searcher
 
     s = Searcher(current_store(built).resolve().parent / "index")
     s.search("revoke")
-    kept = set(s._post_cache)
+    kept, slots = set(s._post_cache), set(s._slot_cache)
     for i in range(3_000):
         s.search(f"zq{i}x revoke{i}")
     new = set(s._post_cache) - kept
     assert all(s.has_term(ed, field, t) for ed, field, t in new)
     assert len(new) < 200  # the few real words the nonsense was corrected to
     assert s._post_cached == sum(len(sc) for sc, _ in s._post_cache.values()) <= MAX_CACHED_POSTINGS
+    assert len(set(s._slot_cache) - slots) < 100  # their slots' scores, as few
+    assert s._slot_cache.size == sum(map(len, s._slot_cache.values())) <= MAX_CACHED_SLOT_SCORES
     for i in range(analysis.TERM_CACHE_SIZE + 5_000):
         analysis.term(f"qz{i}word")
     assert analysis.term_cache_size() <= analysis.TERM_CACHE_SIZE

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from laws.build import build, current_store
 from search import analysis, index
@@ -392,3 +394,84 @@ def test_shards_score_alike(searcher):
     every = searcher.score(slots)
     alone = searcher.score(slots, ("2007",))
     assert alone and alone == {d: v for d, v in every.items() if searcher.docs[d]["edition"] == "2007"}
+
+
+# --- what a Searcher keeps, and the highlighting (fast paths, same answers) ------------
+
+_QUESTIONS = ("lead out of turn", "partner hesitated then bid", "bid out of rotation", "claim", "revoke",
+              "insufficient bid not accepted", "unauthorised information", "27B1", "minor penalty card",
+              "declarer spreads his hand after opening lead out of turn", "what changed in law 40")
+
+
+def test_kept_scores_do_not_depend_on_earlier_searches(built):
+    """A slot's scores are kept for later searches (Searcher._slot_scores):
+    a Searcher that has answered many questions answers each as a fresh one
+    does, with every filter."""
+    path = current_store(built).resolve().parent / "index"
+    used = Searcher(path)
+    for q in reversed(_QUESTIONS):
+        used.search(q)
+        used.search(q, edition="2007", kind="law")
+    for q in _QUESTIONS:
+        for kw in ({}, {"edition": "2007"}, {"edition": "2017", "kind": "law"}, {"kind": "guide"}, {"page": 2}):
+            assert used.search(q, **kw) == Searcher(path).search(q, **kw), (q, kw)
+
+
+def test_kept_slot_scores_are_bounded_and_eviction_changes_nothing(built, monkeypatch):
+    import search.query as query
+
+    path = current_store(built).resolve().parent / "index"
+    whole = Searcher(path)
+    monkeypatch.setattr(query, "MAX_CACHED_SLOT_SCORES", 500)
+    small = Searcher(path)
+    for q in _QUESTIONS + _QUESTIONS:
+        assert small.search(q) == whole.search(q), q
+        # over the bound only while one slot alone is larger than it
+        assert small._slot_cache.size <= 500 or len(small._slot_cache) == 1
+    assert small._slot_cache.size == sum(len(v) for v in small._slot_cache.values())
+
+
+@pytest.mark.parametrize("q", ["bid out of rotation", "partner's hesitation", "opponents' cards",
+                               "revoke on the twelfth trick", "♠ ace of spades", "director ruling 12th",
+                               "don't claim"])
+def test_highlighting_pattern_finds_what_the_plain_alternation_finds(searcher, q):
+    """words_of compiles the words as a trie; over every document it finds
+    exactly what the plain alternation of the same words (longest first)
+    finds."""
+    ts = frozenset(t for s in searcher.prepare(q).slots for alt, _ in s.all() for t in alt)
+    forms = sorted(searcher.forms(ts), key=len, reverse=True)
+    plain = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, forms))
+                       + r")(?:['’‘`][^\W_]+)*['’]?(?![^\W_])|[♠♤♥♡♦♢♣♧]", re.IGNORECASE)
+    trie = searcher.words_of(ts)
+    texts = [" ".join(filter(None, (d.get("title"), d.get("heading"), d.get("text"))))
+             for d in searcher.docs if d is not None]
+    found = 0
+    for text in texts:
+        spans = [m.span() for m in trie.finditer(text)]
+        assert spans == [m.span() for m in plain.finditer(text)], text
+        found += len(spans)
+    assert found  # the words are in the corpus
+
+
+def _window_by_definition(hits, size):
+    """The first hit whose window (itself and the hits after it ending within
+    `size` of it) has the most different terms."""
+    best, best_n = hits[0][0], 0
+    for i, (a, _, t) in enumerate(hits):
+        n = len({t} | {u for _, b, u in hits[i + 1:] if b - a <= size})
+        if n > best_n:
+            best, best_n = a, n
+    return best
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(1, 12), st.sampled_from("abcde")), min_size=1, max_size=40),
+       st.integers(1, 120))
+def test_snippet_window_has_the_most_different_words(gaps, size):
+    from search.query import _richest_window
+
+    hits, pos = [], 0
+    for gap, length, t in gaps:  # words in order, apart
+        pos += gap + 1
+        hits.append((pos, pos + length, t))
+        pos += length
+    assert _richest_window(hits, size) == _window_by_definition(hits, size)
