@@ -8,25 +8,14 @@
 (function () {
   "use strict";
   var app = document.getElementById("play-app");
-  if (!app || !window.LawbookRulings || !window.LawbookRulings.play || !window.fetch) return;
-  var R = window.LawbookRulings.play, NAMES = R.NAMES;
+  if (!app || !window.LawbookRulings || !window.LawbookRulings.play || !window.LawbookRulings.dom || !window.fetch) return;
+  var R = window.LawbookRulings.play, NAMES = R.NAMES, D = window.LawbookRulings.dom, el = D.el;  // dom.js
   var SEATS = ["N", "E", "S", "W"], SUITS = ["S", "H", "D", "C"], RANKS = "AKQJT98765432".split("");
   var SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
   var HOW = [["", "played"], ["exposed", "exposed"], ["facedown", "face down"], ["simultaneous", "with the last"],
     ["revoke", "a revoke"], ["penalty", "penalty card"], ["minor", "minor penalty"], ["changed", "named instead"], ["fifth", "a fifth card"], ["retract", "taken back"]];
   var bundle = null, state = null, picker = { seat: null, suit: "S", how: "" }, view = document.getElementById("app-flow");
 
-  function el(tag, attrs, children) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") e.textContent = attrs[k];
-      else if (k === "on") Object.keys(attrs.on).forEach(function (ev) { e.addEventListener(ev, attrs.on[ev]); });
-      else if (attrs[k] === true) e.setAttribute(k, "");
-      else if (attrs[k] !== false && attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
   function after(seat) { return SEATS[(SEATS.indexOf(seat) + 1) % 4]; }
   function pretty(card) { return SYMBOL[card[0]] + (card[1] === "T" ? "10" : card[1]); }
 
@@ -54,6 +43,7 @@
     return q.toString();
   }
   function save() { history.replaceState(null, "", "/rulings/play?" + (state.ruled ? toQuery(state) : "edition=" + state.edition)); }
+  function tabs() { return D.editionTabs(bundleEditions(), state.edition, function (e) { state.edition = e; save(); render(); }); }
   function bundleEditions() { return Object.keys(bundle.editions).sort().reverse(); }
   function ruleFor(edition) {
     try {
@@ -61,32 +51,16 @@
     } catch (e) { if (e instanceof R.RulingError) return { error: e.message }; throw e; }
   }
 
-  function editionTabs() {
-    return el("nav", { "class": "editions", "aria-label": "Edition" }, bundleEditions().map(function (e) {
-      return el("button", { type: "button", "class": "edition" + (e === state.edition ? " current" : ""), "aria-pressed": e === state.edition ? "true" : "false",
-        text: e + " Laws", on: { click: function () { state.edition = e; save(); render(); } } });
-    }));
-  }
-
   /* the seat that would play next if every card so far was in turn */
   function nextSeat() {
-    var leader = after(state.declarer), trick = [];
+    var leader = after(state.declarer), trick = [], strain = /^[1-7](C|D|H|S)/.exec(state.contract), trumps = strain ? strain[1] : null;
     state.play.forEach(function (e) {
       if (e[2] && e[2] !== "facedown" && e[2] !== "revoke") return;
       trick.push(e);
-      if (trick.length === 4) { leader = winner(trick); trick = []; }
+      if (trick.length === 4) { leader = R.winner(trick, trumps); trick = []; }
     });
     return trick.length ? after(trick[trick.length - 1][0]) : leader;
   }
-  function winner(trick) {
-    var trumps = /^[1-7](C|D|H|S)/.exec(state.contract), t = trumps ? trumps[1] : null, best = trick[0], order = "23456789TJQKA";
-    trick.slice(1).forEach(function (e) {
-      if (e[1][0] === best[1][0]) { if (order.indexOf(e[1][1]) > order.indexOf(best[1][1])) best = e; }
-      else if (e[1][0] === t) best = e;
-    });
-    return best[0];
-  }
-
   function playList() {
     var tricks = [], cur = [];
     return el("ol", { "class": "play-list", "aria-label": "The play so far" }, state.play.map(function (e) {
@@ -139,22 +113,6 @@
           save(); render(); } } })]));
   }
 
-  function citeList(edition, ids) {
-    var texts = bundle.texts[edition] || {};
-    return el("ul", { "class": "cites" }, ids.map(function (id) {
-      var t = texts[id], body = [];
-      if (t) {
-        if (t.text) body.push(el("p", { text: t.text }));
-        t.children.forEach(function (k) { body.push(el("p", { text: k })); });
-      }
-      var law = (/^\d+/.exec(id) || [""])[0];
-      return el("li", {}, [el("details", { "class": "cite-text" }, [
-        el("summary", { text: "Law " + id + (t && t.heading ? " — " + t.heading : "") }),
-        el("div", { "class": "provision-text" }, body),
-        el("a", { href: t ? t.url : "/" + edition + "/law/" + law + "#" + encodeURIComponent(id), text: "Open Law " + id })])]);
-    }));
-  }
-
   function answer(id, value) {
     state.findings[id] = value === "yes" ? true : value === "no" ? false : value;
     save(); render();
@@ -162,7 +120,7 @@
 
   function renderRuling() {
     var r = ruleFor(state.edition);
-    view.appendChild(editionTabs());
+    view.appendChild(tabs());
     view.appendChild(el("p", { "class": "auction-line", text: state.contract + " by " + (NAMES[state.declarer] || state.declarer) }));
     view.appendChild(playList());
     if (r.error) {
@@ -209,7 +167,7 @@
       else if (r.outcome && other.outcome) sec.appendChild(el("p", { "class": "same" }, ["The " + e + " Laws give the same result here. ", go]));
     });
     sec.appendChild(el("h3", { text: "Provisions applied (" + state.edition + ")" }));
-    sec.appendChild(citeList(state.edition, r.cites));
+    sec.appendChild(D.citeList(bundle.texts[state.edition] || {}, state.edition, r.cites));
     view.appendChild(sec);
     view.appendChild(el("div", { "class": "row" }, [
       el("button", { type: "button", "class": "big secondary", id: "back", text: "Back",
@@ -223,7 +181,7 @@
 
   function render() {
     view.textContent = "";
-    if (state.ruled) renderRuling(); else { view.appendChild(editionTabs()); renderEntry(); }
+    if (state.ruled) renderRuling(); else { view.appendChild(tabs()); renderEntry(); }
     app.dataset.ready = "yes";
   }
 

@@ -408,5 +408,5 @@
   }
 
   root.LawbookRulings = root.LawbookRulings || {};
-  root.LawbookRulings.play = { rule: rule, parseCard: parseCard, cardName: cardName, RulingError: RulingError, NAMES: NAMES, SUIT_NAMES: SUIT_NAMES };
+  root.LawbookRulings.play = { rule: rule, parseCard: parseCard, cardName: cardName, winner: winner, RulingError: RulingError, NAMES: NAMES, SUIT_NAMES: SUIT_NAMES };
 })(typeof self !== "undefined" ? self : this);

@@ -7,8 +7,8 @@
 (function () {
   "use strict";
   var app = document.getElementById("ruling-app");
-  if (!app || !window.LawbookRulings || !window.fetch) return;
-  var R = window.LawbookRulings.auction;
+  if (!app || !window.LawbookRulings || !window.LawbookRulings.dom || !window.fetch) return;
+  var R = window.LawbookRulings.auction, D = window.LawbookRulings.dom, el = D.el;  // dom.js
   var SEATS = ["N", "E", "S", "W"], NAMES = R.NAMES;
   var STRAINS = ["C", "D", "H", "S", "NT"], SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠", NT: "NT" };
   var BOOLEAN = ["accepted", "comparable", "natural", "same_denominations", "artificial", "repeats_denomination",
@@ -16,16 +16,6 @@
     "replacement_accepted", "simultaneous"];
   var bundle = null, state = null, caller = null, view = document.getElementById("app-flow");
 
-  function el(tag, attrs, children) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") e.textContent = attrs[k];
-      else if (k === "on") Object.keys(attrs.on).forEach(function (ev) { e.addEventListener(ev, attrs.on[ev]); });
-      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
-    });
-    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
   function next(seat) { return SEATS[(SEATS.indexOf(seat) + 1) % 4]; }
   function pretty(call) { var m = /^(\d)(C|D|H|S|NT)$/.exec(call); return m ? m[1] + SYMBOL[m[2]] : call === "P" ? "Pass" : call; }
 
@@ -94,12 +84,7 @@
   }
 
   /* --- views ---------------------------------------------------------------------------- */
-  function editionTabs() {
-    return el("nav", { "class": "editions", "aria-label": "Edition" }, bundleEditions().map(function (e) {
-      return el("button", { type: "button", "class": "edition" + (e === state.edition ? " current" : ""), "aria-pressed": e === state.edition ? "true" : "false",
-        text: e + " Laws", on: { click: function () { state.edition = e; save(); render(); } } });
-    }));
-  }
+  function tabs() { return D.editionTabs(bundleEditions(), state.edition, function (e) { state.edition = e; save(); render(); }); }
   function bundleEditions() { return Object.keys(bundle.editions).sort().reverse(); }
 
   function auctionTable() {
@@ -152,21 +137,6 @@
     ]));
   }
 
-  function citeList(edition, ids) {
-    var texts = bundle.texts[edition] || {};
-    return el("ul", { "class": "cites" }, ids.map(function (id) {
-      var t = texts[id], body = [];
-      if (t) {
-        if (t.text) body.push(el("p", { text: t.text }));
-        t.children.forEach(function (k) { body.push(el("p", { text: k })); });
-      }
-      return el("li", {}, [el("details", { "class": "cite-text" }, [
-        el("summary", { text: "Law " + id + (t && t.heading ? " — " + t.heading : "") }),
-        el("div", { "class": "provision-text" }, body),
-        t ? el("a", { href: t.url, text: "Open Law " + id }) : null])]);
-    }));
-  }
-
   function answer(id, value) {
     state.findings[id] = BOOLEAN.indexOf(id) >= 0 ? value === "yes" : value;
     save(); render();
@@ -174,7 +144,7 @@
 
   function renderRuling() {
     var r = ruleFor(state.edition);
-    view.appendChild(editionTabs());
+    view.appendChild(tabs());
     view.appendChild(auctionTable());
     if (r.error) {
       view.appendChild(el("div", { "class": "checker-error", role: "alert" }, [el("h2", { text: "Please check the auction" }), el("p", { text: r.error })]));
@@ -219,7 +189,7 @@
       else if (r.outcome && other.outcome) sec.appendChild(el("p", { "class": "same" }, ["The " + e + " Laws give the same result here. ", go]));
     });
     sec.appendChild(el("h3", { text: "Provisions applied (" + state.edition + ")" }));
-    sec.appendChild(citeList(state.edition, r.cites));
+    sec.appendChild(D.citeList(bundle.texts[state.edition] || {}, state.edition, r.cites));
     view.appendChild(sec);
     view.appendChild(el("div", { "class": "row" }, [
       el("button", { type: "button", "class": "big secondary", id: "back", text: "Back",
@@ -233,7 +203,7 @@
 
   function render() {
     view.textContent = "";
-    if (state.ruled) renderRuling(); else { view.appendChild(editionTabs()); renderEntry(); }
+    if (state.ruled) renderRuling(); else { view.appendChild(tabs()); renderEntry(); }
     app.dataset.ready = "yes";
   }
 
