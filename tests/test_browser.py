@@ -104,6 +104,19 @@ def wait_until(pg, expression: str, arg=None, timeout: float = 30.0):
     raise AssertionError(f"timed out waiting for {expression}")
 
 
+def wait_kept_offline(pg, timeout: float = 120):
+    """Until the service worker has kept what a phone keeps (static/app.js
+    marks the page `data-offline="ready"`)."""
+    wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=timeout)
+
+
+def cut_off(server, ctx):
+    """The server gone and the network cut: from now on the phone answers alone."""
+    server.shutdown()
+    server.server_close()
+    ctx.set_offline(True)
+
+
 def assert_landed(pg, pid: str):
     pos = in_view(pg, pid)
     assert pos is not None, f"no element {pid}"
@@ -257,11 +270,9 @@ def test_works_offline_after_a_first_visit(browser, app):
         ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         pg = ctx.new_page()
         pg.goto(f"{url}/2007/law/1")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=90)
+        wait_kept_offline(pg, timeout=90)
         pg.goto(f"{url}/1993-rubber/law/64")
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        cut_off(server, ctx)
 
         pg.goto(f"{url}/2017/law/93")
         assert "Law 93" in pg.inner_text("h1")

@@ -170,7 +170,8 @@ def test_history_names_the_family_neighbours_only(client):
 
 # --- in the browser: keep an edition, read it with no connection --------------------------------
 
-from test_browser import ARGS, CHROMIUM, PHONE, browser, serve, wait_until  # noqa: E402,F401 (shared browser helpers)
+from test_browser import (  # noqa: E402,F401 (shared browser helpers)
+    ARGS, CHROMIUM, PHONE, browser, cut_off, serve, wait_kept_offline, wait_until)
 
 
 @pytest.mark.browser
@@ -183,7 +184,7 @@ def test_keep_an_edition_offline(browser, app):
         ctx = browser.new_context(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True)
         pg = ctx.new_page()
         pg.goto(f"{url}/2017/law/1")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
+        wait_kept_offline(pg)
         held = pg.evaluate("""() => caches.open('lawbook-pages').then(c => c.keys())
             .then(ks => ks.map(r => new URL(r.url).pathname))""")
         assert "/2017/law/93" in held and "/guide" in held
@@ -202,9 +203,7 @@ def test_keep_an_edition_offline(browser, app):
         wait_until(pg, "() => document.getElementById('keep-offline').dataset.kept === 'yes'")
         assert pg.locator("#keep-offline button").inner_text() == "Remove from this device"
 
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        cut_off(server, ctx)
         pg.goto(f"{url}/2007/law/93")
         assert "Law 93" in pg.inner_text("h1")
         pg.goto(f"{url}/2007/definitions")

@@ -11,7 +11,8 @@ import pytest
 
 from laws.rulings import auction
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
-    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
+    ARGS, CHROMIUM, PHONE, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until,
+    watched_page)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_auction.json"
 CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
@@ -130,10 +131,8 @@ def test_same_ruling_offline(browser, app):
         address = "/rulings/auction?edition=2007&dealer=N&calls=1H+W:P&accepted=no&artificial=no"
         pg.goto(url + address)
         online = pg.inner_text(".ruling")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        wait_kept_offline(pg)
+        cut_off(server, ctx)
         pg.goto(url + address)
         wait_until(pg, "() => document.getElementById('ruling-app').dataset.ready === 'yes'")
         offline = pg.inner_text(".ruling")

@@ -12,7 +12,8 @@ import pytest
 
 from laws.rulings import guided
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
-    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
+    ARGS, CHROMIUM, PHONE, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until,
+    watched_page)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
@@ -185,10 +186,8 @@ def test_guided_rulings_and_records_work_offline(browser, app):
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto(f"{url}/rulings/guided")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        wait_kept_offline(pg)
+        cut_off(server, ctx)
 
         pg.goto(f"{url}/rulings/guided/claim?edition=2017&claim_kind=contested&claim_by=declarer")
         wait_until(pg, "() => !!document.querySelector(\"form.question button[name='claim_trump_out']\")")

@@ -11,7 +11,8 @@ import pytest
 
 from laws.rulings import RulingError, play
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
-    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
+    ARGS, CHROMIUM, PHONE, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until,
+    watched_page)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_play.json"
 CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
@@ -153,10 +154,8 @@ def test_same_ruling_offline(browser, app):
         pg.goto(url + address)
         _ready(pg)
         online = pg.inner_text("#app-flow .ruling")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        wait_kept_offline(pg)
+        cut_off(server, ctx)
         pg.goto(url + address)
         _ready(pg)
         offline = pg.inner_text("#app-flow .ruling")

@@ -12,7 +12,8 @@ import pytest
 
 from laws.rulings import guided
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
-    ARGS, CHROMIUM, PHONE, base_url, browser, phone_context, serve, wait_until, watched_page)
+    ARGS, CHROMIUM, PHONE, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until,
+    watched_page)
 from test_browser_table import SCAN
 from test_rulings_guided_browser import _pdf_pages, _walk_ui_to_adjusted_score
 from test_rulings_record import UI_TO_ADJUSTED, all_args, expected_errors, make
@@ -141,15 +142,13 @@ def test_auction_and_play_records_made_offline(browser, app):
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto(f"{url}/rulings/play")
-        wait_until(pg, "() => document.documentElement.dataset.offline === 'ready'", timeout=120)
+        wait_kept_offline(pg)
         ui = urlencode({"procedure": "unauthorized-information", "edition": "2017", **UI_TO_ADJUSTED})
         seen = f"{url}/rulings/record?{ui}&" + urlencode({"calc": "score;level=4;strain=S;tricks=10;declarer=S"})
         pg.goto(seen)  # a record with a score carried from the checker, seen online
         seen_text = _record_text(pg)
         assert "- 4S by South, 10 tricks, made: NS +420 [77]" in seen_text
-        server.shutdown()
-        server.server_close()
-        ctx.set_offline(True)
+        cut_off(server, ctx)
 
         pg.goto(f"{url}/rulings/play")
         _ready(pg)
