@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from laws import datadir, references, store
+from laws import datadir, plain, references, store
 from laws import manifest as manifest_mod
 from laws.corrections import CORRECTIONS, Corrections
 from laws.model import ParsedSource, SourceError
@@ -64,6 +64,7 @@ class EditionSummary:
     unresolved: int = 0
     corrections: int = 0
     seconds: float = 0.0
+    glosses: plain.Coverage | None = None  # the plain-words layer, for an edition that has one
 
     def line(self) -> str:
         parts = [f"{self.laws} laws", f"{self.provisions} provisions", f"{self.definitions} definitions"]
@@ -73,7 +74,10 @@ class EditionSummary:
             parts.append(f"index {self.index_entries} entries, citations {self.index_resolved} resolved"
                          f" / {self.index_unresolved} unresolved")
         parts += [f"references {self.resolved} resolved / {self.unresolved} unresolved",
-                  f"{self.corrections} corrections", f"{self.seconds:.2f} s"]
+                  f"{self.corrections} corrections"]
+        if self.glosses is not None:
+            parts.append(self.glosses.line())
+        parts.append(f"{self.seconds:.2f} s")
         return f"{self.edition}: " + ", ".join(parts)
 
 
@@ -98,9 +102,10 @@ def fingerprint(corpus_dir: Path) -> str:
     from search.index import FORMAT  # imported here, as in _after_store_steps
 
     h = hashlib.sha256(f"schema {store.SCHEMA_VERSION}\nsearch index {FORMAT}\n".encode())
-    for p in sorted(Path(corpus_dir).iterdir()):
-        if p.is_file():
-            h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    corpus_dir = Path(corpus_dir)
+    # every file, those in folders too (the plain-words layer: plain/<edition>/*.toml)
+    for p in sorted(p for p in corpus_dir.rglob("*") if p.is_file()):
+        h.update(p.relative_to(corpus_dir).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -204,15 +209,18 @@ def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source
 
 
 # Steps that run on the finished store, each given (db, build directory).
-# Search indexing and edition comparison register here; each is fast and pure
-# build-time work.
-def _after_store_steps(corpus_dir: Path):
+# The plain-words layer, search indexing and edition comparison register here;
+# each is fast and pure build-time work.  The plain words come before the
+# search index, which indexes them; `glosses` receives their coverage by
+# edition, for the summary lines.
+def _after_store_steps(corpus_dir: Path, glosses: dict):
     # imported here, not at the top: the checkers' registry reaches the web
     # package, which imports this module (laws.web.db uses current_store)
     from laws import compare
     from laws.checkers import registry
     from search import index
     return [
+        ("plain words", lambda db, out: glosses.update(plain.build(db, corpus_dir))),
         ("checker links", lambda db, out: registry.write_links(db)),
         ("comparisons", lambda db, out: compare.build(db, corpus_dir)),
         ("search index", lambda db, out: index.build(db, out / "index")),
@@ -265,13 +273,14 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
         index_refs = references.resolve_index(db)
         db.conn.commit()
         steps["references"], cpu["references"] = time.perf_counter() - t2, _cpu_time() - c2
-        for name, step in _after_store_steps(corpus_dir):
+        glosses: dict[str, plain.Coverage] = {}
+        for name, step in _after_store_steps(corpus_dir, glosses):
             t3, c3 = time.perf_counter(), _cpu_time()
             step(db, tmp)
             steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
         store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                           "corrections_file": CORRECTIONS})
-        summaries = _summaries(db, manifest, refs, index_refs, seconds)
+        summaries = _summaries(db, manifest, refs, index_refs, seconds, glosses)
         db.close()
         final = builds / stamp
         tmp.rename(final)
@@ -290,7 +299,7 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
     return result
 
 
-def _summaries(db, manifest, refs, index_refs, seconds) -> list[EditionSummary]:
+def _summaries(db, manifest, refs, index_refs, seconds, glosses) -> list[EditionSummary]:
     out = []
     for e in manifest.editions:
         def count(sql: str) -> int:
@@ -305,6 +314,6 @@ def _summaries(db, manifest, refs, index_refs, seconds) -> list[EditionSummary]:
             index_resolved=index_refs.get(e.id, (0, 0))[0], index_unresolved=index_refs.get(e.id, (0, 0))[1],
             resolved=resolved, unresolved=unresolved,
             corrections=count("select count(*) from corrections where edition = ? and certain = 1"),
-            seconds=seconds.get(e.id, 0.0),
+            seconds=seconds.get(e.id, 0.0), glosses=glosses.get(e.id),
         ))
     return out

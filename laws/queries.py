@@ -79,11 +79,12 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         tables.setdefault(t["provision"], []).append(
             {"caption": t["caption"], "header": json.loads(t["header"]), "rows": json.loads(t["rows"]),
              "note": t["note"]})
+    glosses = glosses_of_law(db, edition_id, number)
     for p in db.execute("select * from provisions where edition = ? and law = ? order by ord", [edition_id, number]):
         provisions.append({
             "id": p["id"], "parent": p["parent"], "label": p["label"], "heading": p["heading"],
             "text": p["text"], "raw_text": p["raw_text"], "depth": p["depth"],
-            "tables": tables.get(p["id"], []),
+            "tables": tables.get(p["id"], []), "plain": glosses.get(p["id"]),
         })
     footnotes = [dict(r) for r in db.execute(
         "select provision, mark, text, raw_text from footnotes where edition = ? and law = ? order by id",
@@ -120,6 +121,17 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         "guide": guide, "checkers": checkers, "sources": sources, "corrections": corrections,
         "variants": variants,
     }
+
+
+def glosses_of_law(db: sqlite3.Connection, edition_id: str, number: int) -> dict[str, dict]:
+    """The plain words of a law's provisions (laws/plain.py), by provision:
+    {"plain", "situations", "judgement", "stale"}.  Not text of the Laws."""
+    if not db.execute("select 1 from sqlite_master where name = 'glosses'").fetchone():
+        return {}  # a store built before the plain-words layer
+    return {r["provision"]: {"plain": r["plain"], "situations": json.loads(r["situations"]),
+                             "judgement": bool(r["judgement"]), "stale": bool(r["stale"])}
+            for r in db.execute("select g.* from glosses g join provisions p on p.edition = g.edition "
+                                "and p.id = g.provision where g.edition = ? and p.law = ?", [edition_id, number])}
 
 
 def _in_law(location: str, number: int) -> bool:

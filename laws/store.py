@@ -16,7 +16,8 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 4  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides
+SCHEMA_VERSION = 5  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
+# 5: glosses (the plain-words layer)
 DB_NAME = "laws.db"
 
 
@@ -93,6 +94,14 @@ def create(path: Path) -> sqlite_utils.Database:
     }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id")])
     db["checker_cites"].create({"checker": str, "edition": str, "provision": str, "title": str},
                                pk=("checker", "edition", "provision"))
+    # The plain-words layer (laws/plain.py, corpus/plain/): not text of the
+    # Laws.  situations: JSON [phrases]; an entry with same_as carries the
+    # words of the entry it names; stale: the provision's text has changed
+    # since the entry was written (text_hash).
+    db["glosses"].create({
+        "edition": str, "provision": str, "plain": str, "situations": str, "judgement": int,
+        "text_hash": str, "stale": int, "reviewed_by": str, "same_as": str, "file": str, "line": int,
+    }, pk=("edition", "provision"), foreign_keys=[("edition", "editions", "id")])
     return db
 
 

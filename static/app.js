@@ -50,6 +50,27 @@
     });
   });
 
+  /* --- the plain words under each provision: shown unless the reader hid them
+     (the choice is kept on this device) --------------------------------------- */
+  var PLAIN_KEY = "lawbook-plain-words";
+  function plainHidden() { try { return localStorage.getItem(PLAIN_KEY) === "hidden"; } catch (e) { return false; } }
+  function showPlain(hidden) {
+    document.documentElement.classList.toggle("plain-hidden", hidden);
+    document.querySelectorAll(".plain-toggle").forEach(function (b) {
+      b.setAttribute("aria-pressed", hidden ? "true" : "false");
+      b.textContent = hidden ? "Show plain words" : "Hide plain words";
+    });
+  }
+  showPlain(plainHidden());
+  document.querySelectorAll(".plain-toggle-row").forEach(function (row) { row.hidden = false; });
+  document.querySelectorAll(".plain-toggle").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var hidden = !document.documentElement.classList.contains("plain-hidden");
+      try { localStorage.setItem(PLAIN_KEY, hidden ? "hidden" : "shown"); } catch (e) { /* private mode: this page only */ }
+      showPlain(hidden);
+    });
+  });
+
   /* --- the provision reached by a link or the jump box ------------------------ */
   function highlight() {
     var id = decodeURIComponent(location.hash.slice(1));

@@ -14,7 +14,8 @@ def _public_law(law: dict) -> dict:
     """The law as the API gives it: CONTRACT.md's fields first, then extras."""
     return {
         "edition": law["edition"], "number": law["number"], "title": law["title"],
-        "provisions": [{k: p[k] for k in ("id", "parent", "label", "heading", "text", "raw_text", "tables")}
+        # plain: the plain-words layer (not text of the Laws), or null
+        "provisions": [{k: p[k] for k in ("id", "parent", "label", "heading", "text", "raw_text", "tables", "plain")}
                        for p in law["provisions"]],
         "references": [{k: r[k] for k in ("from", "to", "to_edition", "raw", "resolved", "reason")}
                        for r in law["references"]],

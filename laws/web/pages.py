@@ -302,6 +302,7 @@ class LawPage:
             "all_editions": all_editions,
             "corrections": law["corrections"],
             "has_raw": any(p["raw_text"] for p in provisions) or any(f["raw_text"] for f in footnotes),
+            "has_plain": any(p.get("plain") for p in provisions),
             "prev": numbers[i - 1] if i > 0 else None,
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
