@@ -134,6 +134,8 @@ def make_corpus(n_codes: int, dest: Path) -> Path:
     for p in CORPUS.iterdir():
         if p.is_file():
             shutil.copy2(p, dest / p.name)
+        elif p.is_dir():  # the plain-words layer (plain/<edition>/)
+            shutil.copytree(p, dest / p.name)
     source = (CORPUS / SOURCE_2007).read_text(encoding="utf-8")
     protected = _protected_words(CORPUS)
     manifest, corrections = [], []

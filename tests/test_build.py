@@ -38,7 +38,8 @@ def test_summary_has_one_line_per_edition(corpus, tmp_path):
     assert editions == ["2007", "2017", "1993-rubber", "dbrs-2017"]
     pattern = (r"^\S+: \d+ laws, \d+ provisions, \d+ definitions(, \d+ guide topics)?"
                r"(, index \d+ entries, citations \d+ resolved / \d+ unresolved)?, "
-               r"references \d+ resolved / \d+ unresolved, \d+ corrections, \d+\.\d\d s$")
+               r"references \d+ resolved / \d+ unresolved, \d+ corrections(, glosses: \d+ of \d+, \d+ stale)?, "
+               r"\d+\.\d\d s$")
     assert all(re.match(pattern, line) for line in lines[:-1]), lines
     assert lines[0].startswith("2007: 93 laws, ")
     assert lines[1].startswith("2017: 93 laws, 829 provisions, 66 definitions, index 805 entries, "

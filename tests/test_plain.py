@@ -143,6 +143,22 @@ def test_the_build_reports_coverage_per_edition(tmp_path, corpus_copy):
     assert got["1993-rubber"] is None  # out of scope: no folder, no line
 
 
+def test_a_source_changed_under_a_same_as_entry_makes_it_stale_not_an_error(tmp_path, corpus_copy):
+    """A new reading of a source (a correction, a new printing) must not stop
+    the build because a gloss was written for the old one."""
+    assert entries("2007")["76A1"].same_as == "2017:76A1"
+    lines: list[str] = []
+    build(corpus_copy, tmp_path / "data", echo=lines.append)
+    assert "glosses: 608 of 608, 0 stale" in lines[0]
+    source = next(corpus_copy.glob("000_*.txt"))
+    raw = source.read_text(encoding="utf-8")
+    assert raw.count("playing area") > 0
+    source.write_text(raw.replace("playing area", "playing room", 1), encoding="utf-8")
+    lines.clear()
+    build(corpus_copy, tmp_path / "data2", echo=lines.append)
+    assert re.search(r"glosses: 608 of 608, [1-9]\d* stale", lines[0]), lines[0]
+
+
 def test_a_changed_text_counts_its_entry_stale(tmp_path, corpus_copy):
     path = next((corpus_copy / "plain" / "2017").glob("03-*.toml"))
     raw = path.read_text(encoding="utf-8")
@@ -176,7 +192,9 @@ def test_same_as_with_other_words_stops_the_build(tmp_path, corpus_copy):
     raw = path.read_text(encoding="utf-8")
     block = re.search(r'\["16A1\(a\)"\]\n(?:[^\[\n][^\n]*\n|\n)*', raw)[0]
     path.write_text(raw.replace(block, ""), encoding="utf-8")
-    extra.write_text('["16A1(a)"]\nsame_as = "2017:16B1(a)"\ntext_hash = "a"\nreviewed_by = "r"\n', encoding="utf-8")
+    h = entries("2007")["16A1(a)"].text_hash  # written from the text as it is: an error, not a stale entry
+    extra.write_text(f'["16A1(a)"]\nsame_as = "2017:16B1(a)"\ntext_hash = "{h}"\nreviewed_by = "r"\n',
+                     encoding="utf-8")
     with pytest.raises((SourceError, BuildError)) as exc:
         build(corpus_copy, tmp_path / "data", echo=lambda *_: None)
     assert "but the words differ" in str(exc.value)
