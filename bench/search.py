@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from laws.build import build, current_store  # noqa: E402
-from search.evaluate import QUESTIONS, Judge, load, metrics  # noqa: E402
+from search.evaluate import HELDOUT, QUESTIONS, Judge, StrictJudge, as_questions, load, load_heldout, metrics  # noqa: E402
 from search.query import Ranking, Searcher  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,15 +61,20 @@ def build_fts(store: Path, out: Path, editions: list[str] | None = None) -> sqli
     src = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     conn = sqlite3.connect(out, check_same_thread=False)
     conn.execute("create virtual table docs using fts5(kind unindexed, edition unindexed, law unindexed, "
-                 "provision unindexed, title, heading, text, tokenize='porter unicode61')")
+                 "provision unindexed, title, heading, text, plain, situations, tokenize='porter unicode61')")
     where = f" where {{}}edition in ({','.join('?' * len(editions))})" if editions else ""
     args = list(editions or ())
-    conn.executemany("insert into docs values ('law', ?, ?, ?, ?, ?, ?)", src.execute(
-        "select p.edition, p.law, p.id, l.title, coalesce(p.heading, ''), coalesce(p.text, '') "
-        "from provisions p join laws l on l.edition = p.edition and l.number = p.law" + where.format("p."), args))
-    conn.executemany("insert into docs values ('definition', ?, null, ?, ?, '', ?)",
+    # the plain-words layer (issue 19) as two more fields, as Lawbook indexes them
+    glosses = ("left join glosses g on g.edition = p.edition and g.provision = p.id"
+               if src.execute("select 1 from sqlite_master where name = 'glosses'").fetchone() else "")
+    plain = "coalesce(g.plain, ''), coalesce(g.situations, '')" if glosses else "'', ''"
+    conn.executemany("insert into docs values ('law', ?, ?, ?, ?, ?, ?, ?, ?)", src.execute(
+        f"select p.edition, p.law, p.id, l.title, coalesce(p.heading, ''), coalesce(p.text, ''), {plain} "
+        f"from provisions p join laws l on l.edition = p.edition and l.number = p.law {glosses}"
+        + where.format("p."), args))
+    conn.executemany("insert into docs values ('definition', ?, null, ?, ?, '', ?, '', '')",
                      src.execute("select edition, id, term, text from definitions" + where.format(""), args))
-    conn.executemany("insert into docs values ('guide', ?, null, ?, ?, '', ?)",
+    conn.executemany("insert into docs values ('guide', ?, null, ?, ?, '', ?, '', '')",
                      src.execute("select edition, id, title, text from topics" + where.format(""), args))
     conn.commit()
     return conn
@@ -117,9 +122,10 @@ def get(url: str) -> dict:
         return json.loads(r.read())
 
 
-def offline_runs(base: str, questions: list[str], limit: int = 5) -> dict:
+def offline_runs(base: str, questions: list[str], limit: int = 5, edition: str | None = None) -> dict:
     """The offline search in headless Chromium: the page's own scripts over
-    the served payload, every question; top results, index and query times."""
+    the served payload, every question (of `edition`, None: the default
+    editions); top results, index and query times."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -127,7 +133,7 @@ def offline_runs(base: str, questions: list[str], limit: int = 5) -> dict:
         try:
             page = browser.new_page()
             page.goto(f"{base}/offline/search")
-            return page.evaluate("""async ([qs, limit]) => {
+            return page.evaluate("""async ([qs, limit, edition]) => {
                 const payload = await (await fetch('/offline/search.json')).json();
                 let t = performance.now();
                 const engine = LawbookSearch.create(payload);
@@ -135,12 +141,12 @@ def offline_runs(base: str, questions: list[str], limit: int = 5) -> dict:
                 const out = [], ms = [];
                 for (const q of qs) {
                     t = performance.now();
-                    const r = engine.search(q, {limit});
+                    const r = engine.search(q, {limit, edition});
                     ms.push(performance.now() - t);
                     out.push(r.results.map(x => ({kind: x.kind, edition: x.edition, law: x.law, provision: x.provision})));
                 }
                 return {results: out, indexMs, ms};
-            }""", [questions, limit])
+            }""", [questions, limit, edition])
         finally:
             browser.close()
 
@@ -227,18 +233,21 @@ def main(argv=None) -> int:
                 t = time.perf_counter()
                 get(f"{base}/fts?{qs}")
                 timings["fts5"]["http"].append((time.perf_counter() - t) * 1000)
-        if not args.no_browser and CHROMIUM.exists():
+        browser = not args.no_browser and CHROMIUM.exists()
+        if browser:
             offline = offline_runs(base, queries)
             runs["Lawbook offline"] = offline["results"]
+        strict = strict_runs(searcher, fts, base if browser else None, args.questions)
         payload = sizes(data, base)
     finally:
         server.shutdown()
 
     ranks = {name: [judge.rank(res, ans) for res, (_, ans, _) in zip(results, rows)] for name, results in runs.items()}
-    print(f"{'relevance, provision level':28}{'hit@1':>8}{'hit@5':>8}{'MRR':>8}   ({len(rows)} questions, {args.questions.name})")
+    print(f"{'relevance, provision level':28}{'hit@1':>8}{'hit@3':>8}{'hit@5':>8}{'MRR':>8}   "
+          f"({len(rows)} questions, {args.questions.name}; the old judge: an answer's whole subtree counts)")
     for name, rs in ranks.items():
         m = metrics(rs)
-        print(f"{name:28}{m['hit@1']:>8.1%}{m['hit@5']:>8.1%}{m['mrr']:>8.3f}")
+        print(f"{name:28}{m['hit@1']:>8.1%}{m['hit@3']:>8.1%}{m['hit@5']:>8.1%}{m['mrr']:>8.3f}")
     kinds = sorted({k for _, _, k in rows})
     print(f"\n{'hit@1 by kind of question':28}" + "".join(f"{n[:14]:>16}" for n in ranks))
     for k in kinds:
@@ -247,6 +256,7 @@ def main(argv=None) -> int:
             f"{metrics([rs[i] for i in idx])['hit@1']:>16.0%}" for rs in ranks.values()))
 
     index_contribution(searcher, judge, rows)
+    print_strict(strict)
 
     if offline:
         agree = [agreement(on, off) for on, off in zip(online, offline["results"])]
@@ -274,6 +284,64 @@ def main(argv=None) -> int:
                 if r is None:
                     print(f"  {q}  (answer {', '.join(ans)})")
     return 0
+
+
+# --- both question sets, one level deep, edition by edition (issue 19) ---------------
+
+EDITIONS = (("2017", "2017"), ("2007", "2007"), ("no edition", None))
+
+
+def question_sets(tuned: Path = QUESTIONS) -> list[tuple[str, list]]:
+    """(name, questions): the tuned set, and the held-out set when there is one."""
+    sets = [(f"tuned ({tuned.name})", as_questions(load(tuned)))]
+    if HELDOUT.exists():
+        sets.append((f"held-out ({HELDOUT.name})", load_heldout(HELDOUT)))
+    return sets
+
+
+def judged(questions: list, edition: str | None) -> list:
+    """The questions a search of `edition` can be judged on: those with an
+    answer in that edition (the tuned set has 2017 answers only; a held-out
+    question whose 2007 column says `none` is not asked of 2007)."""
+    return [q for q in questions if q.for_edition(edition) and q.for_edition(edition) != ("none",)
+            or (edition is None and q.for_edition(None) == ("none",))]
+
+
+def strict_runs(searcher: Searcher, fts: sqlite3.Connection, base: str | None, tuned: Path = QUESTIONS) -> dict:
+    """{(set, edition label): {engine: ranks}} for Lawbook online, FTS5 over
+    the same fields and, with `base`, Lawbook offline in Chromium."""
+    judge = StrictJudge()
+    out = {}
+    for name, questions in question_sets(tuned):
+        for label, edition in EDITIONS:
+            qs = judged(questions, edition)
+            if not qs:
+                continue
+            texts = [q.text for q in qs]
+            runs = {"Lawbook online": [searcher.search(t, edition=edition, limit=5)["results"] for t in texts],
+                    "FTS5, same fields": [fts_search(fts, t, 5, edition=edition) for t in texts]}
+            if base:
+                runs["Lawbook offline"] = offline_runs(base, texts, edition=edition)["results"]
+            ranks = {engine: [judge.rank(res, q, edition) for res, q in zip(results, qs)]
+                     for engine, results in runs.items()}
+            agree = same = None
+            if base:
+                pairs = list(zip(runs["Lawbook online"], runs["Lawbook offline"]))
+                agree = statistics.mean(agreement(a, b) for a, b in pairs)
+                same = statistics.mean(agreement(a, b) == 1.0 for a, b in pairs)
+            out[(name, label)] = {"ranks": ranks, "agreement": agree, "same_top5": same, "n": len(qs)}
+    return out
+
+
+def print_strict(strict: dict) -> None:
+    print(f"\n{'one level deep (issue 19)':44}{'hit@1':>8}{'hit@3':>8}{'hit@5':>8}{'MRR':>8}")
+    for (name, label), found in strict.items():
+        print(f"{name}, {label}: {found['n']} questions"
+              + (f"; offline against online: the same top 5 for {found['same_top5']:.1%} of questions, "
+                 f"mean share {found['agreement']:.1%}" if found["agreement"] is not None else ""))
+        for engine, ranks in found["ranks"].items():
+            m = metrics(ranks)
+            print(f"  {engine:42}{m['hit@1']:>8.1%}{m['hit@3']:>8.1%}{m['hit@5']:>8.1%}{m['mrr']:>8.3f}")
 
 
 # --- search at scale (issue 14) -------------------------------------------------------

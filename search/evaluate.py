@@ -1,9 +1,24 @@
-"""Judging a ranking against the question set (bench/questions.tsv).
+"""Judging a ranking against the question sets.
 
     questions = load()                       # [(question, answers, kind)]
     judge = Judge(db)                        # reads the editions' alignment from the store
     judge.rank(results, answers)             # 1-based rank of the first right result, or None
-    metrics([ranks])                         # {"hit@1", "hit@5", "mrr", "n"}
+    metrics([ranks])                         # {"hit@1", "hit@3", "hit@5", "mrr", "n"}
+
+Two sets and two judges:
+
+* the tuned set, bench/questions.tsv (issue 13): the ranking was tuned on it,
+  and its answers are broad ("27" accepts any provision of Law 27).  `Judge`
+  is its judge as it was (below);
+* the held-out set, bench/questions-heldout.tsv (issue 19), never tuned on:
+  each question with the one or two 2017 provisions and, apart, the 2007
+  ones that answer it, written before the plain-words layer existed.
+  `StrictJudge` judges both sets one level deep: a result is right when it
+  is an expected provision, its parent or its child, never a sibling or
+  anything else under the same law; a 2007 result is judged against the
+  2007 column, never through the comparison's alignment.  A rank is the
+  position of a result entry (its group head), not of the items listed
+  under its `more`.
 
 A result is right at the provision level: its provision is one of the
 answers, or inside one ("27B" is answered by 27B1(a)).  The answers are
@@ -22,10 +37,12 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "bench" / "questions.tsv"
+HELDOUT = ROOT / "bench" / "questions-heldout.tsv"
 IN_FORCE = "2017"
 OLDER = ("2007",)
 
@@ -108,5 +125,76 @@ def metrics(ranks: list[int | None]) -> dict:
     n = len(ranks)
     return {"n": n,
             "hit@1": sum(r == 1 for r in ranks) / n if n else 0.0,
+            "hit@3": sum(r is not None and r <= 3 for r in ranks) / n if n else 0.0,
             "hit@5": sum(r is not None and r <= 5 for r in ranks) / n if n else 0.0,
             "mrr": sum(1 / r for r in ranks if r) / n if n else 0.0}
+
+
+# --- the held-out set and the one-level judge (issue 19) --------------------------------
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    answers: dict[str, tuple[str, ...]]  # edition -> the provisions that answer it ("none": no answer there)
+    kind: str
+
+    def for_edition(self, edition: str | None) -> tuple[str, ...]:
+        """The answers a search of `edition` (None: the default editions) is judged by."""
+        return self.answers.get(edition or IN_FORCE, ())
+
+
+def load_heldout(path: Path = HELDOUT) -> list[Question]:
+    """question<TAB>2017 provisions<TAB>2007 provisions<TAB>kind."""
+    rows = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) < 3 or not all(p.strip() for p in parts[:3]):
+            raise ValueError(f"{path}, line {n}: expected 'question<TAB>2017 provisions<TAB>2007 provisions[<TAB>kind]'")
+        split = lambda col: tuple(a.strip() for a in col.split(",") if a.strip())  # noqa: E731
+        rows.append(Question(parts[0].strip(), {IN_FORCE: split(parts[1]), OLDER[0]: split(parts[2])},
+                             parts[3].strip() if len(parts) > 3 else ""))
+    return rows
+
+
+def as_questions(rows: list[tuple[str, tuple[str, ...], str]]) -> list[Question]:
+    """The tuned set's rows as Questions: 2017 answers only."""
+    return [Question(q, {IN_FORCE: ans}, kind) for q, ans, kind in rows]
+
+
+def parent_of(pid: str) -> str | None:
+    ancestors = _ancestors(pid)
+    return ancestors[0] if ancestors else None
+
+
+def one_level(pid: str, answer: str) -> bool:
+    """`pid` is `answer`, its parent or one of its children."""
+    return pid == answer or parent_of(pid) == answer or parent_of(answer) == pid
+
+
+class StrictJudge:
+    """One level deep, edition by edition (see the module docstring).  A
+    broad answer of the tuned set ("27", "54") is an answer like any: its
+    children count, its grandchildren do not."""
+
+    def right(self, result: dict, question: Question) -> bool:
+        kind = result.get("kind")
+        if kind == "compare":
+            return f"compare:{result.get('law')}" in question.for_edition(None)
+        if kind != "law":
+            return False
+        answers = question.answers.get(result.get("edition"), ())
+        if answers == ("none",):
+            return False
+        pid = result.get("provision") or ""
+        return any(one_level(pid, a) for a in answers)
+
+    def rank(self, results: list[dict], question: Question, edition: str | None = None,
+             limit: int = 5) -> int | None:
+        if question.for_edition(edition) == ("none",) and question.answers.get(IN_FORCE) == ("none",):
+            return 1 if not results else None
+        for i, r in enumerate(results[:limit], 1):
+            if self.right(r, question):
+                return i
+        return None
