@@ -9,7 +9,11 @@ One document per searchable thing:
 
 * every provision of every code edition: its heading, its own text (with its
   tables and footnotes), and the title of its law (so "revoke" finds every
-  provision of Law 62 "Correction of a Revoke");
+  provision of Law 62 "Correction of a Revoke"), and its plain words
+  (laws/plain.py, issue 19) as two fields: `plain`, what it does in plain
+  English, and `situations`, the table words for what it decides ("partner
+  tanked then bid"), weighed below the Law's own words (search/query.py
+  FIELDS) so that the text still wins where it matches;
 * every definition (title = the term);
 * every topic of the guide (title = the topic's title);
 * every entry of an edition's official index (kind 'entry'; heading = its
@@ -62,9 +66,9 @@ from search.analysis import WORD, analyzer, index_term
 INDEX_NAME = "laws"
 # the layout below (shards, postings-<n>.bin, docs-<n>.pickle): a data folder
 # built with another is rebuilt by `python app.py` (laws/build.py fingerprint)
-FORMAT = "shards-1"
+FORMAT = "shards-2"  # 2: the plain-words fields
 META = "meta.json"
-SCORED = ("heading", "context", "title", "text")
+SCORED = ("heading", "context", "title", "text", "plain", "situations")
 BM25_B, BM25_K1 = 0.75, 1.2  # Whoosh's BM25F defaults  # the fields searched (search/query.py FIELDS)
 KINDS = ("law", "definition", "guide")  # the `kind` filter's values; index entries are never results
 # an index entry citing a whole law gives its provisions this share of its
@@ -91,6 +95,8 @@ def schema() -> Schema:
         heading=TEXT(analyzer=text, stored=True),
         context=TEXT(analyzer=text),  # a provision's sections' headings
         text=TEXT(analyzer=text, stored=True),
+        plain=TEXT(analyzer=text, stored=True),  # the plain-words layer (laws/plain.py)
+        situations=TEXT(analyzer=text),
         cites=STORED(),  # an index entry's documents: [[key, share]] (see _index_entries)
     )
 
@@ -168,6 +174,9 @@ def _documents(db):
     # plain tuples: at thirty codes, a dict per row of sqlite-utils' cost more than the rest
     rows = db.conn.execute("select edition, id, law, parent, heading, text, ord from provisions "
                            "order by edition, ord").fetchall()
+    glosses = {(e, pid): (plain, "\n".join(json.loads(situations)))
+               for e, pid, plain, situations in db.conn.execute(
+                   "select edition, provision, plain, situations from glosses")}
     headings = {(edition, pid): (parent, heading) for edition, pid, _, parent, heading, _, _ in rows}
     for edition, pid, law, parent, heading, own_text, ord_ in rows:
         ed = editions[edition]
@@ -184,7 +193,7 @@ def _documents(db):
             group=f"{ed['family'] or ed['id']}:{law}", law=law, provision=pid,
             url=law_url(edition, law, pid), ord=ord_,
             title=law_titles.get((edition, law), ""), heading=heading or "", text=text,
-            context="\n".join(context),
+            context="\n".join(context), **dict(zip(("plain", "situations"), glosses.get((edition, pid), ("", "")))),
         )
     for d in db["definitions"].rows_where(order_by="edition, ord"):
         yield dict(
@@ -265,6 +274,8 @@ def doc_meta(doc: dict) -> dict:
         out["cites"] = doc["cites"]
     if doc["kind"] != "entry":  # an entry is never shown
         out |= {"title": doc["title"], "heading": doc["heading"], "text": doc["text"]}
+    if doc.get("plain"):
+        out["plain"] = doc["plain"]
     return out
 
 

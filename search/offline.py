@@ -6,16 +6,25 @@ ranks it with static/search.js the way search/query.py ranks on the server,
 so the two agree as far as they can (bench/search.py measures how far):
 
 * `docs`: every document of the Whoosh index (provisions, definitions, guide
-  topics, index entries) with the fields it is searched on, what a result
-  shows, and for an index entry the documents it cites (their places in
-  `docs`, with their shares);
+  topics, index entries) with the fields it is searched on (the plain-words
+  fields included), what a result shows, and for an index entry the
+  documents it cites (their places in `docs`, with their shares);
+* `strings`: the texts of those fields, each once; a document's field is
+  its text's place in `strings`.  Editions repeat each other (2017 keeps
+  most of 2007's provisions word for word, a law's title stands on each of
+  its provisions, a 2007 gloss is often a 2017 one), and gzip's window is
+  too short to see the repeats between two editions;
 * `terms`: every word of the corpus (and of the directors' vocabulary) with
   its index term, as search/analysis.py makes it (spelling folded, stemmed,
   stop words null), so the browser analyses text exactly as the server
   without a stemmer of its own;
 * `synonyms`: the directors' vocabulary (search/synonyms.txt) as terms;
 * `ranking`: the field boosts and weights of search/query.py's `Ranking`;
-* `editions`: what the ranking and the citations need.
+* `editions`: what the ranking and the citations need;
+* `handoff`: the ruling procedures that apply each provision
+  (laws/rulings/handoff.py `procedures`), so that the first result offers
+  its ruling with no connection, with what the question states filled in
+  (`PREFILL`, and static/search.js's port of `facts`).
 
 What it weighs is printed by bench/search.py (raw and compressed).
 """
@@ -28,7 +37,7 @@ from search.analysis import NUMBER_WORDS, SUITS, term, words
 from search.synonyms import EXPANSION_WEIGHT, SYNONYMS_FILE, synonyms
 
 PAYLOAD = "offline.json"
-FIELDS = ("title", "heading", "text", "context")
+FIELDS = ("title", "heading", "text", "context", "plain", "situations")
 
 
 def payload(docs: list[dict], editions: list[dict]) -> dict:
@@ -38,19 +47,25 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
     vocab: set[str] = set(NUMBER_WORDS) | set(SUITS) | set(rk.fillers)
     out_docs = []
     number = {d["key"]: i for i, d in enumerate(docs)}
+    strings: dict[str, int] = {}
     for d in docs:
         fields = [d.get(f) or "" for f in FIELDS]
         for f in fields:
-            vocab.update(words(f))
+            if f not in strings:
+                strings[f] = len(strings)
+                vocab.update(words(f))
+        fields = [strings[f] for f in fields]
         # an index entry's cited documents, by their place in `docs`
         cites = [[number[k], share] for k, share in d.get("cites") or () if k in number]
-        out_docs.append([d["kind"], d["edition"], d.get("law"), d["provision"], d["url"], d["group"],
+        out_docs.append([d["kind"], d["edition"], d.get("law"), d["provision"], _url(d), d["group"],
                          list(d.get("laws") or []), d.get("ord") or 0, *fields, cites])
     vocab.update(words(Path(SYNONYMS_FILE).read_text(encoding="utf-8")))
     syn = synonyms()
     return {
         "columns": ["kind", "edition", "law", "provision", "url", "group", "laws", "ord", *FIELDS, "cites"],
         "docs": out_docs,
+        "strings": list(strings),
+        "fields": list(FIELDS),
         "terms": {w: term(w) for w in sorted(vocab)},
         "synonyms": [[list(k), [list(a) for a in alts]] for k, alts in syn.entries.items()],
         "ranking": {
@@ -65,7 +80,42 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
         },
         "editions": [{k: e.get(k) for k in ("id", "title", "year", "kind", "family", "in_force", "laws", "declared")}
                      for e in editions],
+        "handoff": _handoff([e["id"] for e in editions]),
     }
+
+
+def _url(doc: dict) -> str:
+    """A document's address, or "" where the browser makes the same one from
+    the document's edition, law and provision ("/2017/law/12#12C1(b)":
+    static/search.js `lawUrl`), a twelfth of what the documents weigh."""
+    if doc["kind"] == "law" and doc["url"] == _law_url(doc["edition"], doc.get("law"), doc["provision"]):
+        return ""
+    return doc["url"]
+
+
+def _law_url(edition: str, law, pid: str) -> str:
+    return f"/{edition}/law/{law}" + ("" if pid == str(law) else f"#{pid}")
+
+
+def _handoff(editions: list[str]) -> dict:
+    """laws/rulings/handoff.py's map for the phone: {"procedures": [[period,
+    kind, title, url]], "by": {edition: {provision: [procedure's place, ...]}},
+    "named": {edition: [[provision a procedure is named for, its place]]},
+    "prefill": {period: {fact: field}}}."""
+    from laws.rulings import handoff
+
+    procs: dict[tuple, int] = {}
+
+    def place(p: dict) -> int:
+        return procs.setdefault((p["period"], p["kind"], p["title"], p["url"]), len(procs))
+
+    by: dict[str, dict[str, list[int]]] = {}
+    named: dict[str, list] = {}
+    for ed in editions:
+        for pid, found in handoff.procedures(ed).items():
+            by.setdefault(ed, {})[pid] = [place(p) for p in found]
+        named[ed] = [[law, place(p)] for law, p in handoff.by_law(ed)]
+    return {"procedures": [list(k) for k in procs], "by": by, "named": named, "prefill": handoff.PREFILL}
 
 
 def write(path: Path, docs: list[dict], editions: list[dict]) -> None:

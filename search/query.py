@@ -75,11 +75,17 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from laws import citations
+from laws.rulings.handoff import without_seats
 from search.analysis import NUMBER_WORDS, SUITS, WORD, remember_terms, spans, term
 from search.index import KINDS, META, docs_file, postings_file
 from search.synonyms import Slot, synonyms
 
-FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0))
+# the plain-words fields (laws/plain.py): `plain` weighs less than the Law's
+# own words, so that where the text says what was asked the text wins;
+# `situations`, the table's words for what a provision decides ("partner
+# tanked then bid", "LOOT"), a little more than the text.  Tuned on bench/questions.tsv (law words) and
+# bench/questions-words.tsv (players' words); never on the held-out set.
+FIELDS = (("heading", 3.0), ("context", 2.0), ("title", 2.0), ("text", 1.0), ("plain", 0.3), ("situations", 1.2))
 
 
 FIELD_TIEBREAK = 0.3  # a word in several fields: its best field, plus this share of the others
@@ -127,7 +133,11 @@ class Ranking:
     * intents: "what changed in Law 40" answers with the comparison first;
       a citation of a law no code has ("law 99") says so instead of
       searching the number."""
-    guide_evidence: float = 1.0
+    # half what it was before the plain-words layer (issue 19): the topics'
+    # words are the Laws' words, and a question in a player's own words now
+    # finds its provision through the plain words (tuned on bench/questions.tsv
+    # and bench/questions-words.tsv)
+    guide_evidence: float = 0.5
     guide_weight: float = 0.45
     definition_weight: float = 0.8
     fillers: frozenset = field(default_factory=lambda: FILLERS)
@@ -722,8 +732,13 @@ class Searcher:
             raise ValueError(f"there is no edition '{edition}'")
         if kind is not None and kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}")
-        prepared = self.prepare(q)
-        out = {"query": prepared.text, "results": [], "suggestion": prepared.suggestion,
+        # who dealt and who is declarer say where the players sit, not which
+        # law applies: the rest of the question is ranked (the ruling's
+        # hand-off reads them: laws/rulings/handoff.py)
+        ranked = without_seats(q or "")
+        prepared = self.prepare(ranked or q)
+        out = {"query": self.prepare(q).text if ranked != (q or "").strip() else prepared.text,
+               "results": [], "suggestion": prepared.suggestion,
                "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
 
         if self.ranking.intents and kind in (None, "law"):
@@ -803,6 +818,8 @@ class Searcher:
                   "url": doc["url"]}
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
+        if doc.get("plain"):  # the plain-words layer (laws/plain.py): not text of the Laws
+            result["plain"] = doc["plain"]
         more = []
         for _, _, other in members[1:1 + MORE_PER_GROUP]:
             o = self.stored(other)

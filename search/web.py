@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, jsonify, render_template, request
 
+from laws.rulings import handoff
 from laws.web.db import StoreMissing, build_dir
 from laws.web.errors import BadRequest
 from laws.web.limits import number_arg
@@ -56,13 +57,27 @@ def params(s: Searcher) -> dict:
             "limit": number_arg("limit", 10, 1, MAX_LIMIT), "page": number_arg("page", 1, 1, MAX_PAGE)}
 
 
+def search(s: Searcher, p: dict) -> dict:
+    """The search, its first result offering the ruling procedure that
+    applies it (laws/rulings/handoff.py): `ruling` {"title", "url",
+    "procedure", "prefilled"}, the url with what the question states filled
+    in (who dealt, who is declarer: search.query ranks without them)."""
+    out = s.search(p["q"], edition=p["edition"], kind=p["kind"], limit=p["limit"], page=p["page"])
+    first = out["results"][0] if out["results"] and p["page"] == 1 else None
+    if first and first["kind"] == "law":
+        offer = handoff.offer(first["edition"], first["provision"], out["query"])
+        if offer:
+            first["ruling"] = offer
+    return out
+
+
 @bp.get("/api/search")
 def api_search():
     s = searcher()
     p = params(s)
     if not p["q"].strip():
         raise BadRequest(EMPTY, field="q")
-    return jsonify(s.search(p["q"], edition=p["edition"], kind=p["kind"], limit=p["limit"], page=p["page"]))
+    return jsonify(search(s, p))
 
 
 @bp.get("/search")
@@ -75,7 +90,7 @@ def search_page():
         return _page(s, p, None, str(exc)), 400
     result = None
     if p["q"].strip():
-        result = s.search(p["q"], edition=p["edition"], kind=p["kind"], limit=p["limit"], page=p["page"])
+        result = search(s, p)
     return _page(s, p, result, None)
 
 

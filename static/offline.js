@@ -44,6 +44,20 @@
         li.appendChild(h);
         li.appendChild(el("p", "meta", (r.kind === "compare" ? r.heading : (names[r.edition] || r.edition) + (r.heading ? " · " + r.heading : ""))));
         if (r.snippet) li.appendChild(el("p", "snippet", r.snippet));
+        if (r.plain) {
+          var pw = el("p", "plain-words result-plain");
+          var label = el("span", "pw-label", "In plain words ");
+          label.appendChild(el("span", "pw-not", "· not part of the Laws"));
+          pw.appendChild(label);
+          pw.appendChild(document.createTextNode(" " + r.plain));
+          li.appendChild(pw);
+        }
+        if (r.ruling) {
+          var go = el("p", "to-ruling"), link = el("a", "button", r.ruling.title + " →");
+          link.href = r.ruling.url;
+          go.appendChild(link);
+          li.appendChild(go);
+        }
         list.appendChild(li);
       });
     })

@@ -22,14 +22,19 @@
 
   function Engine(payload) {
     var self = this;
-    var cols = payload.columns;
+    var cols = payload.columns, strings = payload.strings, fields = payload.fields;
+    this.fields = fields;
     this.terms = payload.terms;
     this.rk = payload.ranking;
     this.editions = payload.editions;
     this.fillers = new Set(this.rk.fillers);
+    // a document's searched fields are places in `strings` (search/offline.py)
+    var isText = new Set(fields);
     this.docs = payload.docs.map(function (row, i) {
       var d = { id: i };
-      cols.forEach(function (c, j) { d[c] = row[j]; });
+      cols.forEach(function (c, j) { d[c] = isText.has(c) ? strings[row[j]] : row[j]; });
+      // a provision's address is left out of the payload where it is the usual one (search/offline.py `_url`)
+      if (d.kind === "law" && !d.url) d.url = "/" + d.edition + "/law/" + d.law + (d.provision === String(d.law) ? "" : "#" + d.provision);
       return d;
     });
     this.byKey = {};
@@ -48,11 +53,12 @@
       self.synonyms.set(e[0].join(" "), e[1]);
       self.longest = Math.max(self.longest, e[0].length);
     });
+    this.handoff = payload.handoff || null;
     this.cache = new Map();
     // stop words are dropped by the tokenizer, so that a field's length is
     // its number of terms, as Whoosh counts it
     this.ms = new root.MiniSearch({
-      fields: ["title", "heading", "text", "context"],
+      fields: fields,
       storeFields: [],
       tokenize: function (text) { return words(text).filter(function (w) { return self.term(w); }); },
       processTerm: function (w) { return self.term(w); }
@@ -292,6 +298,9 @@
     opts = opts || {};
     var limit = opts.limit || 10, edition = opts.edition || null, kind = opts.kind || null, self = this;
     q = String(q || "").normalize("NFKC").slice(0, 300);
+    // who dealt and who is declarer are not searched; the ruling's hand-off reads them
+    var asked = q;
+    q = withoutSeats(q) || q;
     if (!kind || kind === "law") {
       var answered = this.intent(q, edition);
       if (answered) return answered;
@@ -344,10 +353,14 @@
       if (results.length >= limit) return;
       var d = members[0];
       results.push({ kind: d.kind, edition: d.edition, law: d.law, provision: d.provision, url: d.url,
-        title: d.title, heading: d.heading, snippet: self.snippet(d.text, terms),
+        title: d.title, heading: d.heading, snippet: self.snippet(d.text, terms), plain: d.plain || null,
         match: d === cited ? "citation" : "words",
         more: members.slice(1, 4).map(function (o) { return { edition: o.edition, provision: o.provision, url: o.url }; }) });
     });
+    if (results.length && results[0].kind === "law" && this.handoff) {
+      var offer = this.offer(results[0].edition, results[0].provision, asked.trim());
+      if (offer) results[0].ruling = offer;
+    }
     var message = null;
     if (!results.length) message = slots.length || cited ? "Nothing found. Try other words, or a citation such as 27B1."
       : "Type a citation such as 27B1, or some words such as: lead out of turn.";
@@ -394,8 +407,85 @@
     return (start ? "…" : "") + out + (start + 200 < text.length ? "…" : "");
   };
 
+  /* --- from the question to the ruling (laws/rulings/handoff.py, the same rules) --- */
+  var SEAT = "(north|east|south|west)", SEATS = { north: "N", east: "E", south: "S", west: "W" };
+  var DEALER = new RegExp("\\b" + SEAT + "\\s+(?:dealt|deals|(?:is|was)\\s+(?:the\\s+)?dealer)\\b|\\bdealer\\s+(?:is\\s+|was\\s+)?" + SEAT + "\\b", "i");
+  var DECLARER = new RegExp("\\b" + SEAT + "\\s+(?:is|was)\\s+(?:the\\s+)?declarer\\b|\\bdeclarer\\s*\\(?\\s*(?:is\\s+|was\\s+)?" + SEAT + "\\b\\)?" +
+    "|\\b" + SEAT + "\\s+(?:is\\s+|was\\s+)?declaring\\b", "i");
+  var NUMBERS = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
+    twelve: 12, thirteen: 13, first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8,
+    ninth: 9, tenth: 10, eleventh: 11, twelfth: 12, thirteenth: 13 };
+  var CALL = /\b([1-7]|one|two|three|four|five|six|seven)\s*(no[\s-]?trumps?|notrumps?|nt|clubs?|diamonds?|hearts?|spades?|[cdhsn])\b/gi;
+  var TRICK = /\btrick\s+(?:no\.?\s*|number\s+)?(\d{1,2})\b|\b(\d{1,2})(?:st|nd|rd|th)\s+trick\b|\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth)\s+trick\b/i;
+
+  function facts(q) {
+    var out = {}, m = DEALER.exec(q);
+    if (m) out.dealer = SEATS[(m[1] || m[2]).toLowerCase()];
+    m = DECLARER.exec(q);
+    if (m) out.declarer = SEATS[(m[1] || m[2] || m[3]).toLowerCase()];
+    var calls = [];
+    CALL.lastIndex = 0;
+    while ((m = CALL.exec(q))) {
+      var level = NUMBERS[m[1].toLowerCase()] || m[1], st = m[2].toLowerCase().replace(/[\s-]+/g, "");
+      calls.push(level + (st.indexOf("no") === 0 || st === "nt" || st === "n" ? "NT" : st.charAt(0).toUpperCase()));
+    }
+    if (calls.length) out.calls = calls;
+    m = TRICK.exec(q);
+    if (m) {
+      var n = m[1] || m[2] ? parseInt(m[1] || m[2], 10) : NUMBERS[m[3].toLowerCase()];
+      if (n >= 1 && n <= 13) out.trick = n;
+    }
+    return out;
+  }
+
+  /* The question less who dealt and who is declarer (handoff.py `without_seats`). */
+  function withoutSeats(q) {
+    q = q.replace(new RegExp(DEALER.source, "gi"), " ");
+    q = q.replace(new RegExp(DECLARER.source, "gi"), function (m) { return /^declarer/i.test(m) ? " declarer " : " "; });
+    return q.replace(/\s+/g, " ").replace(/^[\s,;]+|[\s,;]+$/g, "");
+  }
+
+  function parentOf(pid) {
+    var parts = String(pid).match(/^\d+|\([^()]+\)|[A-H]|\.\d+|\.p\d+|\d+/g) || [];
+    return parts.length > 1 ? parts.slice(0, -1).join("") : null;
+  }
+
+  /* `pid` is the provision `law` names or one below it (handoff.py `_inside`). */
+  function inside(pid, law) {
+    if (pid === law) return true;
+    if (pid.indexOf(law) !== 0 || pid.length === law.length) return false;
+    var c = pid.charAt(law.length), alpha = function (x) { return /[A-Za-z]/.test(x); };
+    return c === "(" || c === "." || alpha(c) !== alpha(law.charAt(law.length - 1));
+  }
+
+  /* The procedures for a provision (handoff.py `for_provision`): citing it,
+     its children, its parent, else the one named for it or a provision above. */
+  Engine.prototype.procedures = function (edition, pid) {
+    var h = this.handoff, by = (h && h.by[edition]) || {};
+    if (by[pid]) return by[pid];
+    var kids = [];
+    Object.keys(by).forEach(function (q) { if (parentOf(q) === pid) kids = kids.concat(by[q]); });
+    if (kids.length) return kids;
+    var up = parentOf(pid);
+    if (up && by[up]) return by[up];
+    return ((h && h.named[edition]) || []).filter(function (n) { return inside(pid, n[0]); })
+      .sort(function (a, b) { return b[0].length - a[0].length; }).map(function (n) { return n[1]; });
+  };
+
+  /* What the first result offers: {procedure, title, url, prefilled} or null. */
+  Engine.prototype.offer = function (edition, pid, q) {
+    var found = this.procedures(edition, pid);
+    if (!found.length) return null;
+    var p = this.handoff.procedures[found[0]], stated = facts(q), prefilled = {}, fields = this.handoff.prefill[p[0]] || {};
+    Object.keys(fields).forEach(function (fact) { if (fact in stated) prefilled[fields[fact]] = stated[fact]; });
+    var extra = new URLSearchParams(prefilled).toString();
+    return { procedure: p[0] + ":" + p[1], title: "Rule on: " + p[2], url: p[3] + (extra ? "&" + extra : ""), prefilled: prefilled };
+  };
+
   root.LawbookSearch = {
     create: function (payload) { return new Engine(payload); },
-    words: words
+    words: words,
+    facts: facts,
+    withoutSeats: withoutSeats
   };
 })(typeof self !== "undefined" ? self : this);
