@@ -47,14 +47,14 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
     vocab: set[str] = set(NUMBER_WORDS) | set(SUITS) | set(rk.fillers)
     out_docs = []
     number = {d["key"]: i for i, d in enumerate(docs)}
-    strings: dict[str, int] = {}
+    # every distinct text once, in alphabetical order: texts that begin
+    # alike (a 2007 gloss and the 2017 one it follows) then stand side by
+    # side, where gzip sees what they share
+    strings = {t: i for i, t in enumerate(sorted({d.get(f) or "" for d in docs for f in FIELDS}))}
+    for t in strings:
+        vocab.update(words(t))
     for d in docs:
-        fields = [d.get(f) or "" for f in FIELDS]
-        for f in fields:
-            if f not in strings:
-                strings[f] = len(strings)
-                vocab.update(words(f))
-        fields = [strings[f] for f in fields]
+        fields = [strings[d.get(f) or ""] for f in FIELDS]
         # an index entry's cited documents, by their place in `docs`
         cites = [[number[k], share] for k, share in d.get("cites") or () if k in number]
         out_docs.append([d["kind"], d["edition"], d.get("law"), d["provision"], _url(d), d["group"],
