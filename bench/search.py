@@ -21,6 +21,14 @@ it prints hit@1 (the first result answers), hit@5 and MRR at the provision
 level, then the agreement of the offline top 5 with the online top 5, what the
 offline payload weighs, and latencies (in-process cold and warm, over HTTP,
 and in the browser), p50 and p95.
+
+Then, one level deep (search/evaluate.py `StrictJudge`, issue 19), hit@1,
+hit@3, hit@5 and MRR of Lawbook online, offline and FTS5 over the same fields
+(the plain words included) on every question set: the tuned sets
+(bench/questions.tsv in the Laws' words, bench/questions-words.tsv in
+players' words) and the held-out set (bench/questions-heldout.tsv, never
+tuned on), for edition=2017, edition=2007 (held-out only: judged by its 2007
+column) and no edition, with the offline top 5's agreement with the online.
 """
 from __future__ import annotations
 
@@ -292,8 +300,12 @@ EDITIONS = (("2017", "2017"), ("2007", "2007"), ("no edition", None))
 
 
 def question_sets(tuned: Path = QUESTIONS) -> list[tuple[str, list]]:
-    """(name, questions): the tuned set, and the held-out set when there is one."""
+    """(name, questions): the tuned sets (the Laws' words, players' words),
+    and the held-out set when there is one."""
     sets = [(f"tuned ({tuned.name})", as_questions(load(tuned)))]
+    words = ROOT / "bench" / "questions-words.tsv"  # tuned too: players' words
+    if words.exists() and tuned == QUESTIONS:
+        sets.append((f"tuned ({words.name})", as_questions(load(words))))
     if HELDOUT.exists():
         sets.append((f"held-out ({HELDOUT.name})", load_heldout(HELDOUT)))
     return sets

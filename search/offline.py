@@ -33,6 +33,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from whoosh.util.numeric import _length_byte_cache
+
 from search.analysis import NUMBER_WORDS, SUITS, term, words
 from search.synonyms import EXPANSION_WEIGHT, SYNONYMS_FILE, synonyms
 
@@ -77,6 +79,10 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
             "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),
             "max_terms": query.MAX_TERMS,
+            # a field's length as BM25F reads it: its terms (stop words not
+            # counted), stored by Whoosh in one byte, so rounded up to the
+            # next of these (search/index.py `_stored_length`)
+            "lengths": list(_length_byte_cache),
         },
         "editions": [{k: e.get(k) for k in ("id", "title", "year", "kind", "family", "in_force", "laws", "declared")}
                      for e in editions],

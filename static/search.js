@@ -64,7 +64,36 @@
       processTerm: function (w) { return self.term(w); }
     });
     this.ms.addAll(this.docs);
+    this.whooshLengths(fields);
   }
+
+  /* BM25F's field lengths as Whoosh counts them (search/index.py `Analyser`):
+     every term of the field, not MiniSearch's count of distinct words, each
+     stored rounded up to a length of Whoosh's one-byte table, and the
+     average over the exact lengths.  MiniSearch 7.2.0 keeps them in
+     _fieldLength and _avgFieldLength; without this a field that repeats a
+     word ("declarer" in five table phrases) ranks otherwise than online. */
+  Engine.prototype.whooshLengths = function (fields) {
+    var ms = this.ms, table = this.rk.lengths, self = this;
+    if (!table || !ms._fieldLength || !ms._avgFieldLength) return;
+    var stored = function (n) {
+      var lo = 0, hi = table.length;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (table[mid] < n) lo = mid + 1; else hi = mid; }
+      return lo < table.length ? table[lo] : table[table.length - 1];
+    };
+    var sums = {};
+    fields.forEach(function (f) { sums[ms._fieldIds[f]] = 0; });
+    this.docs.forEach(function (d) {
+      var lengths = ms._fieldLength.get(ms._idToShortId.get(d.id));
+      if (!lengths) return;
+      fields.forEach(function (f) {
+        var fid = ms._fieldIds[f], n = words(d[f]).filter(function (w) { return self.term(w); }).length;
+        sums[fid] += n;
+        lengths[fid] = stored(n);
+      });
+    });
+    Object.keys(sums).forEach(function (fid) { ms._avgFieldLength[fid] = sums[fid] / ms.documentCount || 1; });
+  };
 
   /* A typed word as the index knows it (null: a stop word). */
   Engine.prototype.term = function (w) {
