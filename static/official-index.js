@@ -68,7 +68,9 @@
       .catch(function () {});
   }
 
-  var ready = whole();
+  // the whole list replaces the filtered one: filter it again at once, or
+  // the page served for ?q= would show every entry until the next key
+  var ready = whole().then(function () { if (input.value.trim()) apply(); });
   input.addEventListener("input", function () { ready.then(apply); });
   form.addEventListener("submit", function (e) { e.preventDefault(); ready.then(apply); });
 })();
