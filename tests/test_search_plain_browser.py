@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from laws.rulings import handoff
-from test_browser import CHROMIUM, PHONE, cut_off, serve, wait_kept_offline, wait_until, watched_page
+from test_browser import (CHROMIUM, PHONE, browser, cut_off, serve, wait_kept_offline,  # noqa: F401 (browser: a fixture)
+                          wait_until, watched_page)
 from test_search_handoff import CASES, SEATED
 
 pytestmark = [pytest.mark.browser,
@@ -17,17 +18,6 @@ pytestmark = [pytest.mark.browser,
 QUESTION = "partner hesitated then bid game"
 ANSWER = ("16B1(a)", "/2017/law/16#16B1(a)")
 RULING = "/rulings/guided/unauthorized-information?edition=2017"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    from test_browser import ARGS
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def test_the_phone_offers_what_the_server_offers(browser, app):
