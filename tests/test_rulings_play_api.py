@@ -79,3 +79,41 @@ def test_bundle_has_every_edition_and_the_cited_texts(client):
 
 def test_rulings_index_offers_the_play(client):
     assert "/rulings/play" in client.get("/rulings").get_data(as_text=True)
+
+
+def _page_of(case: dict, edition: str) -> str:
+    from urllib.parse import urlencode
+
+    play = " ".join(":".join(card) for card in case["play"])
+    findings = {k: ("yes" if v is True else "no" if v is False else v) for k, v in case["findings"].items()}
+    return "/rulings/play?" + urlencode({"edition": edition, "contract": case["contract"],
+                                         "declarer": case["declarer"], "play": play, **findings})
+
+
+def test_2007_differs_only_where_its_outcome_does(client):
+    """"The 2007 Laws differ here" only when the 2007 outcome differs; where
+    only the provisions' numbers do (2007 16D for 2017 16C), the page says so."""
+    import json
+    from pathlib import Path
+
+    from laws.rulings import play
+
+    cases = json.loads((Path(__file__).parent / "fixtures" / "rulings_play.json").read_text())["cases"]
+    seen = {"differ": 0, "numbers": 0}
+    for case in cases:
+        request = {k: case[k] for k in ("contract", "declarer", "play", "findings")}
+        try:
+            new, old = (play.rule({**request, "edition": e}, ["2017", "2007"]) for e in ("2017", "2007"))
+        except Exception:  # a case of the rubber code only, or one that asks first
+            continue
+        if not (new["outcome"] and old["outcome"]) or new["cites"] == old["cites"] and new["outcome"] == old["outcome"]:
+            continue
+        page = client.get(_page_of(case, "2017")).get_data(as_text=True)
+        if new["outcome"] != old["outcome"]:
+            assert "The 2007 Laws differ here." in page, case["id"]
+            seen["differ"] += 1
+        else:
+            assert "The 2007 Laws differ here." not in page, case["id"]
+            assert "The 2007 Laws give the same result here; only the numbers of the provisions differ." in page
+            seen["numbers"] += 1
+    assert seen["differ"] > 20 and seen["numbers"] > 10, seen

@@ -140,9 +140,12 @@ def play_page():
             o = rule(payload_from_args({**state, "edition": e}))
         except RulingError:
             o = None
+        # "differ" only where the outcome does: another number for the same
+        # rule (2007 57C1 for 2017 57C2) is said as such
+        both = bool(o and ruling["outcome"] and o["outcome"])
         others.append({"edition": e, "url": "/rulings/play?" + urlencode({**state, "edition": e}), "ruling": o,
-                       "differs": bool(o and ruling["outcome"] and o["outcome"]
-                                       and (o["outcome"] != ruling["outcome"] or o["cites"] != ruling["cites"]))})
+                       "differs": both and o["outcome"] != ruling["outcome"],
+                       "numbering": both and o["outcome"] == ruling["outcome"] and o["cites"] != ruling["cites"]})
     texts = bundle()["texts"].get(edition, {}) if ruling else {}
     cites = [dict(link, text=texts.get(link["id"])) for link in cite_links(edition, ruling["cites"])] if ruling else []
     question = ruling["questions"][0] if ruling and ruling["questions"] else None

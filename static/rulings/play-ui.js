@@ -162,8 +162,12 @@
       if (e === state.edition) return;
       var other = ruleFor(e);
       var go = el("button", { type: "button", "class": "link", text: "See the " + e + " ruling", on: { click: function () { state.edition = e; save(); render(); } } });
-      var differs = !other.error && r.outcome && other.outcome && (JSON.stringify(r.outcome) !== JSON.stringify(other.outcome) || JSON.stringify(r.cites) !== JSON.stringify(other.cites));
+      // "differ" only where the outcome does; another number for the same rule is said as such
+      var both = !other.error && r.outcome && other.outcome;
+      var differs = both && JSON.stringify(r.outcome) !== JSON.stringify(other.outcome);
+      var numbering = both && !differs && JSON.stringify(r.cites) !== JSON.stringify(other.cites);
       if (differs) sec.appendChild(el("p", { "class": "difference" }, [el("strong", { text: "The " + e + " Laws differ here. " }), go]));
+      else if (numbering) sec.appendChild(el("p", { "class": "same" }, ["The " + e + " Laws give the same result here; only the numbers of the provisions differ. ", go]));
       else if (r.outcome && other.outcome) sec.appendChild(el("p", { "class": "same" }, ["The " + e + " Laws give the same result here. ", go]));
     });
     sec.appendChild(el("h3", { text: "Provisions applied (" + state.edition + ")" }));
