@@ -215,3 +215,31 @@ def test_guided_rulings_and_records_work_offline(browser, app):
         assert pg.evaluate("document.getElementById('record-text').textContent") == text
         ctx.close()
         assert not errors, errors
+
+
+def test_the_next_question_stays_in_view(browser, base_url):
+    """At 360 x 740 the answers so far fold into one line, so each next
+    question and its first answer are on the first screen, with no scrolling;
+    the line opens to change an answer."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                              service_workers="block")
+    pg = ctx.new_page()
+    pg.goto(f"{base_url}/rulings/guided/unauthorized-information")
+    for i, (fact, value) in enumerate(UI_PATH):
+        where = pg.evaluate("""() => [window.scrollY, window.innerHeight,
+            document.querySelector('form.question .ask').getBoundingClientRect().top,
+            document.querySelector('form.question .answers button').getBoundingClientRect().bottom]""")
+        scroll, height, ask_top, first_bottom = where
+        assert scroll == 0 and ask_top < height * 0.6 and first_bottom <= height, (i, where)
+        if i:
+            summary = pg.locator("details.trail > summary")
+            assert summary.bounding_box()["height"] < 60  # one line
+            assert summary.inner_text().startswith(f"{i} answer")
+        _answer(pg, fact, value)
+    assert pg.locator("details.trail[open] .steps > li").count() == len(UI_PATH)  # the ruling shows them all
+    pg.goto(f"{base_url}/rulings/guided/unauthorized-information?edition=2017&ui_source=partner&ui_available=yes")
+    pg.locator("details.trail > summary").tap()
+    with pg.expect_navigation():
+        pg.locator(".steps .change").nth(1).tap()
+    assert pg.locator("form.question button[name='ui_available']").count() == 2
+    ctx.close()

@@ -117,6 +117,7 @@
       if (e !== s.edition) nav.appendChild(el("a", { "class": "edition", href: path + "?" + query({ edition: e }), text: e + " Laws" }));
     });
     app.appendChild(nav);
+    var q = r.questions[0];
     if (r.answered.length) {
       var ol = el("ol", { "class": "steps" }), soFar = { edition: s.edition };
       r.answered.forEach(function (a) {
@@ -125,9 +126,14 @@
           el("p", { "class": "a" }, [el("strong", { text: a.label }), " ", el("a", { "class": "change", href: change, text: "Change" })])]));
         soFar[a.id] = a.value;
       });
-      app.appendChild(ol);
+      /* folded to one line while a question waits (templates/rulings/guided.html) */
+      var n = r.answered.length;
+      var trail = el("details", { "class": "trail" }, [el("summary", {}, [
+        el("span", { "class": "trail-count", text: n + " answer" + (n === 1 ? "" : "s") + ":" }), " ",
+        el("span", { "class": "trail-answers", text: r.answered.map(function (a) { return a.label; }).join(" · ") })]), ol]);
+      if (!q) trail.setAttribute("open", "");
+      app.appendChild(trail);
     }
-    var q = r.questions[0];
     if (q) {
       var form = el("form", { "class": "question", method: "get", action: path });
       form.appendChild(el("input", { type: "hidden", name: "edition", value: s.edition }));
