@@ -68,6 +68,10 @@
       .catch(function () {});
   }
 
+  // offline, the phone answers ?q= with the whole page it keeps: the
+  // address's words fill the box
+  var asked = new URLSearchParams(location.search).get("q");
+  if (asked && !input.value.trim()) input.value = asked;
   // the whole list replaces the filtered one: filter it again at once, or
   // the page served for ?q= would show every entry until the next key
   var ready = whole().then(function () { if (input.value.trim()) apply(); });

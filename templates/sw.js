@@ -263,9 +263,11 @@ self.addEventListener("fetch", function (event) {
     return;
   }
   if (request.mode === "navigate" && url.search &&
-      (path === "/rulings/auction" || path === "/rulings/play" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0)) {
+      (path === "/rulings/auction" || path === "/rulings/play" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0 ||
+       /^\/[^\/]+\/index$/.test(path))) {
     /* A ruling's own address: the page's script walks the same rules offline,
-       so the kept page without its query answers when there is no network. */
+       so the kept page without its query answers when there is no network;
+       so does an official index filtered with ?q= (its script filters it). */
     event.respondWith(fetch(request).then(function (resp) {
       /* a record made online (its adjusted score computed by the checkers on
          the server) is kept, so its link reopens it offline */

@@ -80,3 +80,26 @@ def test_phone_layout(page, base_url):  # noqa: F811
         .map(el => { const r = el.getBoundingClientRect(); return [el.textContent.trim() || el.id, r.width, r.height]; })""")
     assert len(sizes) >= 3
     assert [s for s in sizes if s[1] < 43.5 or s[2] < 43.5] == []
+
+
+def test_the_index_of_the_code_in_force_works_offline(browser, app, client):  # noqa: F811
+    """Kept with the code in force: with the server stopped and no network,
+    the index opens, and an address filtered with ?q= shows what the server
+    would have shown."""
+    from test_browser import cut_off, serve, wait_kept_offline
+
+    assert "/2017/index" in client.get("/offline/pages.json").get_json()["pages"]
+    with serve(app) as (url, server):
+        ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+        pg = ctx.new_page()
+        pg.goto(f"{url}/")
+        wait_kept_offline(pg, timeout=90)
+        cut_off(server, ctx)
+        pg.goto(f"{url}/2017/index")
+        assert pg.evaluate(VISIBLE_ENTRIES) == 805
+        pg.goto(f"{url}/2017/index?q=revoke")
+        wait_until(pg, "(ids) => JSON.stringify([...document.querySelectorAll('.ix-heading')]"
+                       ".filter(el => el.getClientRects().length).map(el => el.id)) === JSON.stringify(ids)",
+                   server_filter(client, "revoke"))
+        assert pg.input_value("#ix-q") == "revoke"
+        ctx.close()

@@ -174,7 +174,8 @@ def edition_pages(edition_id: str) -> list[str]:
 
 def kept_pages() -> list[str]:
     """What every device keeps once a first page has been seen: the home and
-    offline pages, the code in force, the guide, the rulings.  Other editions
+    offline pages, the code in force and its official index, the guide, the
+    rulings.  Other editions
     are kept as the reader opens their pages, or all at once when the reader
     asks ("Keep offline" on the edition's contents page): their lists are
     `/offline/editions/<id>.json`.  So what a phone holds does not grow with
@@ -185,6 +186,8 @@ def kept_pages() -> list[str]:
         in_force = next((e for e in _code_editions() if e.get("in_force")), None)
         if in_force is not None:
             urls += edition_pages(in_force["id"])
+            if queries.has_index(db, in_force["id"]):  # its official index, A to Z (filtered on the phone)
+                urls.append(url_for("pages.official_index", edition=in_force["id"]))
         urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
         urls += ["/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json"]  # the ruling flow works offline (its data: sw.js CORE)
         from laws.web import guided  # the guided rulings and the ruling record too
