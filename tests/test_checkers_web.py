@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import unquote
+from urllib.parse import unquote, urlencode
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -124,7 +124,7 @@ def _form_value(prop, value):
 def test_form_post_of_the_example_gives_the_api_result(client, c):
     form = {k: v for k, v in ((k, _form_value(c.input_schema["properties"][k], v)) for k, v in c.example.items())
             if v is not None}
-    r = client.post(f"/checkers/{c.id}", data=form)
+    r = client.post(f"/checkers/{c.id}", data=form, follow_redirects=True)
     html = r.get_data(as_text=True)
     assert r.status_code == 200
     api = client.post(f"/api/checkers/{c.id}", json=c.example).get_json()
@@ -144,14 +144,14 @@ def test_form_by_query_string_is_linkable(client):
 
 
 def test_auction_form_parses_a_typed_sequence(client):
-    r = client.post("/checkers/auction", data={"dealer": "N", "calls": "1H P 1S X XX P P P"})
+    r = client.post("/checkers/auction", data={"dealer": "N", "calls": "1H P 1S X XX P P P"}, follow_redirects=True)
     html = r.get_data(as_text=True)
     assert r.status_code == 200 and "1SXX by South" in html
     assert 'value="1H P 1S X XX P P P"' in html  # the form keeps what was typed
 
 
 def test_form_error_rerenders_with_message_and_400(client):
-    r = client.post("/checkers/score", data={"level": "9", "strain": "S", "tricks": "10"})
+    r = client.post("/checkers/score", data={"level": "9", "strain": "S", "tricks": "10"}, follow_redirects=True)
     html = r.get_data(as_text=True)
     assert r.status_code == 400
     assert "Level must be at most 7." in html
@@ -165,7 +165,7 @@ def test_form_error_rerenders_with_message_and_400(client):
     {},
 ])
 def test_form_nonsense_is_400_never_500(client, data):
-    assert client.post("/checkers/score", data=data).status_code == 400
+    assert client.post("/checkers/score", data=data, follow_redirects=True).status_code == 400
 
 
 def test_unknown_checker_page_is_404(client):
@@ -250,7 +250,31 @@ def test_no_form_input_gets_a_500(app, c):
                            st.one_of(st.text(max_size=20), card_like, call_like,
                                      st.integers(-50, 50).map(str)), max_size=len(names) + 1))
     def check(form):
-        r = client.post(f"/checkers/{c.id}", data=form)
+        r = client.post(f"/checkers/{c.id}", data=form, follow_redirects=True)
         assert r.status_code in (200, 400), form
 
     check()
+
+
+def test_the_form_is_sent_with_get_and_a_post_goes_there(client):
+    """The result has an address (to share, to come back to) and Back never
+    sends the form again: the page's form uses GET; a POST answers 303 to
+    the same address."""
+    page = client.get("/checkers/score").get_data(as_text=True)
+    assert '<form method="get" action="/checkers/score" class="checker-form"' in page
+    r = client.post("/checkers/score", data={"level": "4", "strain": "S", "risk": "X", "vulnerable": "on",
+                                             "tricks": "11", "check": "1"})
+    assert r.status_code == 303
+    assert r.headers["Location"] == "/checkers/score?level=4&strain=S&risk=X&vulnerable=on&tricks=11&check=1"
+    got = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "990" in got
+
+
+def test_a_submitted_form_from_a_record_is_checked_not_only_filled(client):
+    state = "procedure=misinformation&edition=2017&board=7"
+    filled = client.get("/checkers/score?" + urlencode({"record": state, "level": "4", "strain": "S",
+                                                        "tricks": "10"}))
+    assert 'id="carry"' not in filled.get_data(as_text=True)  # opened from the record: filled in only
+    checked = client.get("/checkers/score?" + urlencode({"record": state, "level": "4", "strain": "S",
+                                                         "tricks": "10", "check": "1"}))
+    assert checked.status_code == 200 and 'id="carry"' in checked.get_data(as_text=True)

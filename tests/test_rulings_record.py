@@ -208,7 +208,7 @@ def test_a_checker_opened_from_a_record_carries_its_result_back(client):
     assert dict(parse_qsl(urlsplit(example).query))["record"] == state  # the example is for the same record
     # computed: the result goes back to the record by a plain form
     r = client.post("/checkers/score", data={"record": state, "level": "4", "strain": "S", "tricks": "10",
-                                             "vulnerable": "on"})
+                                             "vulnerable": "on"}, follow_redirects=True)
     form = re.search(r'<form class="carry".*?</form>', r.get_data(as_text=True), re.S).group(0)
     hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
     assert ("calc", "score;level=4;strain=S;vulnerable=yes;tricks=10") in hidden

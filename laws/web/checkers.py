@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, jsonify, render_template, request, url_for
+from flask import Blueprint, jsonify, redirect, render_template, request, url_for
 from werkzeug.routing import BuildError
 
 from laws.checkers import registry
@@ -204,19 +204,30 @@ def index():
     return render_template("checkers/index.html", checkers=checkers)
 
 
+# the checker page's button: a submitted form, even one whose fields are all
+# empty or unchecked, or that carries a ruling record's address
+CHECK = "check"
+
+
 @bp.route("/checkers/<checker_id>", methods=["GET", "POST"])
 def page(checker_id: str):
     try:
         c = registry.get(checker_id)
     except registry.UnknownChecker as exc:
         return render_template("error.html", status=404, message=str(exc)), 404
-    form = request.form if request.method == "POST" else request.args
+    if request.method == "POST":
+        # the form is sent with GET, so that its result has an address (to
+        # share, to come back to; Back never sends it again); a POST from an
+        # older page goes there
+        fields = [(k, v) for k, v in request.form.items(multi=True) if k != CHECK and v != ""]
+        return redirect(url_for("checkers.page", checker_id=c.id) + "?" + urlencode(fields + [(CHECK, "1")]), 303)
+    form = request.args
     # a ruling record's address (`record`) rides along without being input;
     # opened from a record, the address only fills the form in (the results
     # carried so far), and the director completes it before it is checked
-    from_record = request.method == "GET" and bool(request.args.get("record"))
-    submitted = request.method == "POST" or (not from_record and any(
-        k in c.input_schema.get("properties", {}) for k in request.args))
+    from_record = bool(form.get("record")) and CHECK not in form
+    submitted = CHECK in form or (not from_record and any(
+        k in c.input_schema.get("properties", {}) for k in form))
     values: dict = form_to_input(c, form) if from_record else {}
     outcome = error = None
     error_field = None
