@@ -106,3 +106,39 @@ def test_a_reader_can_hide_the_plain_words(browser, app):
         assert not pg.locator(".plain-words").first.is_visible()
         pg.locator(".plain-toggle").tap()
         assert pg.locator(".plain-words").first.is_visible()
+
+
+# a word set on two lines ("Nort h") has two boxes
+BROKEN_WORDS = """(selector) => {
+    const out = [];
+    for (const el of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of node.data.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                if (range.getClientRects().length > 1) out.push(m[0]);
+            }
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("path, selector", [
+    ("/rulings/auction", ".seat-switch .seat"),
+    ("/rulings/play", ".seat-switch .seat"),
+    ("/search?q=revoke", ".search-form button"),
+])
+def test_no_word_is_broken_at_360_px(browser, app, path, selector):  # noqa: F811
+    """Issue 20's 360 px findings: seat buttons read "Nort h", "Wes t", the
+    search button "Sear ch"."""
+    with serve(app) as (url, _server):
+        ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  service_workers="block")
+        pg = ctx.new_page()
+        pg.goto(url + path)
+        pg.locator(selector).first.wait_for()
+        assert pg.evaluate(BROKEN_WORDS, selector) == []
+        ctx.close()
