@@ -40,6 +40,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from laws import citations
+
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "bench" / "questions.tsv"
 HELDOUT = ROOT / "bench" / "questions-heldout.tsv"
@@ -164,8 +166,8 @@ def as_questions(rows: list[tuple[str, tuple[str, ...], str]]) -> list[Question]
 
 
 def parent_of(pid: str) -> str | None:
-    ancestors = _ancestors(pid)
-    return ancestors[0] if ancestors else None
+    above = citations.candidates(pid)[1:2]
+    return above[0] if above else None
 
 
 def one_level(pid: str, answer: str) -> bool:

@@ -93,7 +93,7 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
 def _url(doc: dict) -> str:
     """A document's address, or "" where the browser makes the same one from
     the document's edition, law and provision ("/2017/law/12#12C1(b)":
-    static/search.js `lawUrl`), a twelfth of what the documents weigh."""
+    static/search.js `Engine`), a twelfth of what the documents weigh."""
     if doc["kind"] == "law" and doc["url"] == _law_url(doc["edition"], doc.get("law"), doc["provision"]):
         return ""
     return doc["url"]

@@ -161,6 +161,16 @@ _CHANGED = re.compile(r"^\s*(?:what\s+(?:has\s+|was\s+|is\s+)?)?(?:changed?|chan
                       r"|^\s*laws?\s*(\d{1,2})\s+(?:changes|changed|differences|compared?|comparison)\s*\??\s*$", re.I)
 
 
+def cleaned(q: str) -> tuple[str, str | None]:
+    """A query as searched: control characters out, Unicode folded (NFKC),
+    at most MAX_QUERY_CHARS; and the message saying it was shortened."""
+    text = unicodedata.normalize("NFKC", _CONTROL.sub(" ", q or "")).strip()
+    if len(text) <= MAX_QUERY_CHARS:
+        return text, None
+    text = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
+    return text, f"Your query was long: only its first {len(text)} characters were searched."
+
+
 class IndexMissing(Exception):
     """There is no search index where one was expected."""
 
@@ -387,11 +397,7 @@ class Searcher:
     # --- the query --------------------------------------------------------------
 
     def prepare(self, q: str) -> Prepared:
-        message = None
-        text = unicodedata.normalize("NFKC", _CONTROL.sub(" ", q or "")).strip()
-        if len(text) > MAX_QUERY_CHARS:
-            text = text[:MAX_QUERY_CHARS].rsplit(" ", 1)[0] or text[:MAX_QUERY_CHARS]
-            message = f"Your query was long: only its first {len(text)} characters were searched."
+        text, message = cleaned(q)
         corrections: dict[str, str] = {}
         query_terms: list[str] = []
         typed = [m[0].lower() for m in WORD.finditer(text)]
@@ -737,8 +743,7 @@ class Searcher:
         # hand-off reads them: laws/rulings/handoff.py)
         ranked = without_seats(q or "")
         prepared = self.prepare(ranked or q)
-        out = {"query": self.prepare(q).text if ranked != (q or "").strip() else prepared.text,
-               "results": [], "suggestion": prepared.suggestion,
+        out = {"query": cleaned(q)[0], "results": [], "suggestion": prepared.suggestion,
                "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
 
         if self.ranking.intents and kind in (None, "law"):

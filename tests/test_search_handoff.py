@@ -59,7 +59,7 @@ def test_the_offer_for_each_question(asked, expected):
 
 
 def procedure_title(edition: str, period: str, kind: str) -> str:
-    spec = data.load(period)[edition] if period in data.PERIODS else handoff._guided()[edition]
+    spec = data.load(period)[edition]
     return spec["kinds"][kind]["title"]
 
 
@@ -87,7 +87,7 @@ def test_every_procedure_is_offered_for_some_provision():
     offered = {(p["period"], p["kind"]) for ps in handoff.procedures("2017").values() for p in ps}
     offered |= {(p["period"], p["kind"]) for _, p in handoff.by_law("2017")}
     every = {(period, k) for period in ("auction", "play") for k in data.load(period)["2017"]["kinds"]}
-    every |= {("guided", k) for k in handoff._guided()["2017"]["kinds"]}
+    every |= {("guided", k) for k in data.load("guided")["2017"]["kinds"]}
     assert sorted(every - offered) == [("auction", "legal"), ("play", "none")]
 
 

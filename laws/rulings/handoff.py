@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
+from laws import citations
 from laws.rulings import data
 
 PERIODS = ("auction", "play", "guided")
@@ -105,7 +106,7 @@ def procedures(edition: str) -> dict[str, list[dict]]:
     found: dict[str, list[tuple[tuple, dict]]] = {}
     order = 0
     for period in PERIODS:
-        spec = data.load(period).get(edition) if period in data.PERIODS else _guided().get(edition)
+        spec = data.load(period).get(edition)
         if not spec:
             continue
         subtrees = spec.get("subtrees", {})
@@ -153,12 +154,6 @@ def _inside(pid: str, law: str) -> bool:
     return bool(rest) and (rest[0] in "(." or rest[0].isalpha() != law[-1].isalpha())
 
 
-def _guided() -> dict[str, dict]:
-    import json
-    return {p.stem: json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted((data.HERE / "guided").glob("*.json"))}
-
-
 def _url(period: str, kind: str, edition: str) -> str:
     if period == "guided":
         return f"/rulings/guided/{quote(kind)}?" + urlencode({"edition": edition})
@@ -166,8 +161,8 @@ def _url(period: str, kind: str, edition: str) -> str:
 
 
 def _parent(pid: str) -> str | None:
-    parts = re.findall(r"^\d+|\([^()]+\)|[A-H]|\.\d+|\.p\d+|\d+", pid)
-    return "".join(parts[:-1]) or None if len(parts) > 1 else None
+    above = citations.candidates(pid)[1:2]
+    return above[0] if above else None
 
 
 def for_provision(edition: str, pid: str) -> list[dict]:
