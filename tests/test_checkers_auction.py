@@ -14,14 +14,23 @@ def auction(calls, dealer="N", **extra):
     return registry.run("auction", {"dealer": dealer, "calls": calls, **extra})
 
 
-def test_contract_example():
-    # CONTRACT.md: 1H P 1S X XX P P P from North
-    out = auction("1H P 1S X XX P P P")
+@pytest.mark.parametrize("edition, ends", [("2017", "22A"), ("2007", "22A2")])
+def test_contract_example(edition, ends):
+    # CONTRACT.md: 1H P 1S X XX P P P from North.  The auction ends with three
+    # passes after the last bid: 2007 22A2, 2017 22A ('The last bid becomes the
+    # contract (but see Law 19D)' in both)
+    out = auction("1H P 1S X XX P P P", edition=edition)
     r = out["result"]
     assert {k: r[k] for k in ("complete", "legal", "contract", "declarer", "next")} == {
         "complete": True, "legal": True, "contract": "1SXX", "declarer": "S", "next": None}
     assert r["irregularity"] is None
-    assert {"17B", "17C", "22A2", "19A1", "19B1", "19D"} <= set(out["cites"])
+    assert out["edition"] == edition
+    assert out["cites"] == ["17B", "17C", "19A1", "19B1", "18B", ends, "19D"]
+
+
+def test_the_code_in_force_by_default():
+    """No edition asked for: the code in force (the manifest's in_force, 2017)."""
+    assert auction("1H P P P")["edition"] == "2017"
 
 
 def test_declarer_is_first_of_the_side_to_name_the_strain():
@@ -38,13 +47,14 @@ def test_declarer_is_first_of_the_side_to_name_the_strain():
     assert (r["contract"], r["declarer"]) == ("3S", "S")
 
 
-def test_passed_out():
-    # Law 22A1: all four players pass; Law 77: each side scores zero
-    out = auction("P P P P", dealer="W")
+@pytest.mark.parametrize("edition, law", [("2017", "22B"), ("2007", "22A1")])
+def test_passed_out(edition, law):
+    # all four players pass (2007 22A1, 2017 22B); Law 77: each side scores zero
+    out = auction("P P P P", dealer="W", edition=edition)
     r = out["result"]
     assert r["complete"] and r["legal"] and r["passed_out"]
     assert r["contract"] is None and r["declarer"] is None and r["next"] is None
-    assert "22A1" in out["cites"]
+    assert out["cites"] == ["17B", "17C", law]
 
 
 @pytest.mark.parametrize("calls, dealer, nxt", [
@@ -81,13 +91,23 @@ def test_each_irregularity_names_the_law(calls, index, law, problem_word):
     assert law in out["cites"] and f"Law {law}" in out["explanation"]
 
 
-def test_law_35_item_is_cited_with_the_law():
+@pytest.mark.parametrize("edition, items", [
     # 2007 Law 35: 1. doubles not permitted by 19 (Law 36); 2. a player required
     # to pass (37); 3. more than seven (38); 4. after the final pass (39)
-    assert "35.1" in auction("X")["cites"]
-    assert "35.3" in auction("8NT")["cites"]
-    assert "35.4" in auction("P P P P P")["cites"]
-    assert "35.2" in auction("1C X", required_to_pass=["E"])["cites"]
+    ("2007", ["35.1", "35.2", "35.3", "35.4"]),
+    # 2017 Law 35: A. 'A double or redouble not permitted by Law 19. Law 36
+    # applies.' B. '... by a player required to pass. Law 37 applies.'
+    # C. 'A bid of more than seven. Law 38 applies.' D. 'A call after the final
+    # pass of the auction. Law 39 applies.'
+    ("2017", ["35A", "35B", "35C", "35D"]),
+])
+def test_law_35_item_is_cited_with_the_law(edition, items):
+    double, required, seven, after = items
+    assert auction("X", edition=edition)["cites"] == ["17B", "17C", double, "19A1", "36"]
+    assert auction("1C X", required_to_pass=["E"], edition=edition)["cites"] == ["17B", "17C", "18C", required, "37"]
+    assert auction("8NT", edition=edition)["cites"] == ["17B", "17C", seven, "18A", "38"]
+    assert auction("P P P P P", edition=edition)["cites"][-2:] == [after, "39"]
+    assert auction("1C 1S P 1D", edition=edition)["cites"] == ["17B", "17C", "18C", "18D", "27"]
 
 
 def test_player_required_to_pass():
@@ -145,9 +165,11 @@ def test_auction_bad_input(data, field):
     assert info.value.field == field
 
 
-def test_an_irregularity_points_to_the_ruling(client):
-    r = auction("1S 1H")["result"]
-    assert r["ruling"] == "/rulings/auction?edition=2007&dealer=N&calls=1S+1H"
+@pytest.mark.parametrize("edition", ["2017", "2007"])
+def test_an_irregularity_points_to_the_ruling(client, edition):
+    """The ruling in the checker's own edition."""
+    r = auction("1S 1H", edition=edition)["result"]
+    assert r["ruling"] == f"/rulings/auction?edition={edition}&dealer=N&calls=1S+1H"
     page = client.get(r["ruling"])
     assert page.status_code == 200 and b"insufficient bid by East" in page.data
     assert auction("1H P P P")["result"]["ruling"] is None

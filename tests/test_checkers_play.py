@@ -89,6 +89,22 @@ def test_dummy_designation_deemed_card(data, deemed, rule):
     assert out["result"]["rule"] == rule and rule in out["cites"]
 
 
+@pytest.mark.parametrize("dummy, designation, suit, deemed", [
+    # the highest and lowest by rank, not by the letters' order (A, K, Q, J, T)
+    (["SA", "SK", "S2"], "high", None, "SA"),
+    (["ST", "SJ", "SK"], "low", None, "ST"),
+    (["HQ", "HT", "HA"], "suit", "H", "HT"),
+    (["D9", "DT", "DJ"], "high", None, "DJ"),
+])
+def test_high_low_and_suit_go_by_rank(dummy, designation, suit, deemed):
+    data = {"dummy": dummy, "trumps": "C", "designation": designation}
+    if suit:
+        data["suit"] = suit
+    else:
+        data["trick"] = [dummy[0][0] + "5"]
+    assert run("dummy-designation", **data)["result"]["deemed"] == deemed
+
+
 def test_win_is_the_lowest_card_known_to_win():
     # 46B1(b): dummy plays last to S5, SQ, S2 -> the SK is the lowest winner
     out = run("dummy-designation", dummy=DUMMY, trumps="C", trick=["S5", "SQ", "S2"], designation="win")
@@ -258,7 +274,14 @@ def test_exception_of_the_other_edition_is_noted_not_applied():
 
 
 def test_2007_revoke_always_mentions_64c():
-    assert "64C" in run("revoke", won_by="offending player", later_tricks=0)["cites"]
+    assert "64C" in run("revoke", edition="2007", won_by="offending player", later_tricks=0)["cites"]
+
+
+def test_revoke_and_penalty_card_default_to_the_code_in_force():
+    """No edition given: the code in force (2017), whose 64C1 is the redress."""
+    out = run("revoke", won_by="offending player", later_tricks=0)
+    assert (out["edition"], out["cites"]) == ("2017", ["64A1", "64C1"])
+    assert run("penalty-card", cards=["S5"])["edition"] == "2017"
 
 
 @pytest.mark.parametrize("data, field", [
@@ -288,9 +311,9 @@ def test_penalty_card_2017_information_is_authorized_while_on_the_table():
 
 
 def test_checkers_point_to_the_ruling():
-    assert run("penalty-card", edition="2017", cards=["S5"])["result"]["ruling"] == "/rulings/play"
+    assert run("penalty-card", edition="2017", cards=["S5"])["result"]["ruling"] == "/rulings/play?edition=2017"
     assert run("revoke", edition="2007", won_by="offending player", later_tricks=0)["result"]["ruling"] == \
-        "/rulings/play"
+        "/rulings/play?edition=2007"
     assert run("revoke", edition="1993-rubber", won_by="offending player", later_tricks=0)["result"]["ruling"] == \
         "/rulings/play?edition=1993-rubber"
 

@@ -2,6 +2,7 @@
 built store; the build links the checkers to the laws they implement."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -59,10 +60,20 @@ def test_every_cited_provision_exists_in_the_built_store(db):
     assert registry.missing_cites(db) == []
 
 
-def test_missing_cites_catches_a_provision_that_does_not_exist(db):
-    fake = registry.Checker("fake", "Fake", {"2007": ["77", "77Z"], "1993-rubber": ["64(e)"]},
-                            {"type": "object", "properties": {}}, lambda d: None)
-    assert registry.missing_cites(db, [fake]) == [("fake", "2007", "77Z"), ("fake", "1993-rubber", "64(e)")]
+def _data_folder(tmp_path, editions: dict) -> Path:
+    """A data folder like laws/checkers/data with the given editions' files."""
+    (tmp_path / "schemas.json").write_text("{}", encoding="utf-8")
+    for ed, checkers in editions.items():
+        (tmp_path / f"{ed}.json").write_text(json.dumps({"edition": ed, "title": f"Laws {ed}", "checkers": checkers}),
+                                             encoding="utf-8")
+    return tmp_path
+
+
+def test_missing_cites_catches_a_provision_that_does_not_exist(db, tmp_path):
+    folder = _data_folder(tmp_path, {"2007": {"fake": {"cites": ["77", "77Z"]}},
+                                     "1993-rubber": {"fake": {"cites": ["64(e)"]}}})
+    fake = registry.Checker("fake", "Fake", {}, [], lambda d, ed: None, folder=folder)
+    assert sorted(registry.missing_cites(db, [fake])) == [("fake", "1993-rubber", "64(e)"), ("fake", "2007", "77Z")]
 
 
 def test_the_build_writes_every_link(db):

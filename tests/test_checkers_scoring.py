@@ -340,19 +340,38 @@ def test_weighted_score_bad_input(data, field):
 
 # --- team-average (Law 86) -----------------------------------------------------
 
-def test_team_average_plus_and_minus():
-    # 86A: 'plus 3 IMPs or minus 3 IMPs respectively'
-    assert run("team-average", adjustment="average plus")["result"] == {"imps": 3}
-    assert run("team-average", adjustment="average minus")["result"] == {"imps": -3}
-    assert run("team-average", adjustment="average plus")["cites"] == ["86A"]
+@pytest.mark.parametrize("edition, law", [
+    # 2007 86A: 'that score is plus 3 IMPs or minus 3 IMPs respectively'
+    ("2007", "86A"),
+    # 2017 12C2(b): 'When the Director chooses to award an artificial adjusted
+    # score of average plus or average minus at IMP play, that score is plus 3
+    # IMPs or minus 3 IMPs respectively' (2017's 86A is the redeal of a board)
+    ("2017", "12C2(b)"),
+])
+def test_team_average_plus_and_minus(edition, law):
+    assert run("team-average", adjustment="average plus", edition=edition)["result"] == {"imps": 3}
+    assert run("team-average", adjustment="average minus", edition=edition)["result"] == {"imps": -3}
+    assert run("team-average", adjustment="average plus", edition=edition)["cites"] == [law]
 
 
-def test_team_average_non_balancing_knockout():
-    # 86B: each score calculated separately, the average assigned to each.
+def test_team_average_answers_in_the_code_in_force():
+    out = run("team-average", adjustment="average minus")
+    assert (out["edition"], out["cites"]) == ("2017", ["12C2(b)"])
+
+
+@pytest.mark.parametrize("edition, laws", [
+    # 2007 86B: 'each contestant's score on the board is calculated separately.
+    # The average of the two scores is then assigned to each contestant' (and 12C4)
+    ("2007", ["86B", "12C4"]),
+    # 2017 12C4: 'each contestant's score on the board is calculated separately
+    # and the average of them is assigned to each' (2017's 86B is another matter)
+    ("2017", ["12C4"]),
+])
+def test_team_average_non_balancing_knockout(edition, laws):
     # A's score gives A +10; B's gives B -6 (A +6): the average is +8 / -8.
-    r = run("team-average", adjustment="non-balancing", imps_a=10, imps_b=-6)
+    r = run("team-average", adjustment="non-balancing", imps_a=10, imps_b=-6, edition=edition)
     assert r["result"] == {"team_a": 8, "team_b": -8}
-    assert r["cites"] == ["86B", "12C4"]
+    assert r["cites"] == laws
     r = run("team-average", adjustment="non-balancing", imps_a=5, imps_b=-2)
     assert r["result"] == {"team_a": 3.5, "team_b": -3.5}
     # balancing scores average to themselves

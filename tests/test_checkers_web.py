@@ -278,3 +278,36 @@ def test_a_submitted_form_from_a_record_is_checked_not_only_filled(client):
     checked = client.get("/checkers/score?" + urlencode({"record": state, "level": "4", "strain": "S",
                                                          "tricks": "10", "check": "1"}))
     assert checked.status_code == 200 and 'id="carry"' in checked.get_data(as_text=True)
+
+
+# --- what the page carries for its script, and the editions -----------------------
+
+@pytest.mark.parametrize("c", CHECKERS, ids=IDS)
+def test_page_embeds_its_data_in_order_for_the_offline_port(client, c):
+    html = client.get(f"/checkers/{c.id}").get_data(as_text=True)
+    m = re.search(r'<script type="application/json" id="checker-data">(.*?)</script>', html, re.S)
+    data = json.loads(m.group(1))
+    # the schema's own order (the form's, and the field an error names first)
+    assert list(data["schema"]["properties"]) == list(c.input_schema["properties"])
+    assert data["schema"] == c.input_schema and data["default"] == c.editions[0] == "2017"
+    assert list(data["editions"]) == c.editions
+    for ed, d in data["editions"].items():
+        assert d["entry"]["cites"] == c.cites[ed]
+        assert set(d["cites"]) == set(c.cites[ed])
+    assert "<" not in m.group(1) and "&" not in m.group(1)  # nothing that could end the element
+
+
+def test_team_average_page_says_where_2017_put_it(client):
+    html = client.get("/checkers/team-average").get_data(as_text=True)
+    assert "2017: The 2017 Laws moved Law 86A&#39;s plus or minus 3 IMPs into 12C2(b)" in html
+    assert re.search(r'<p>2017 \(by default\): <a href="/2017/law/12#12C2\(b\)">12C2\(b\)</a>, '
+                     r'<a href="/2017/law/12#12C4">12C4</a></p>', html)
+    body = client.post("/api/checkers/team-average", json={"adjustment": "average plus"}).get_json()
+    assert (body["edition"], body["cites"]) == ("2017", ["12C2(b)"])
+
+
+def test_the_edition_input_lists_the_code_in_force_first(client):
+    html = client.get("/checkers/revoke").get_data(as_text=True)
+    select = re.search(r'<select id="f-edition".*?</select>', html, re.S).group()
+    assert re.findall(r'<option value="([^"]+)"( selected)?', select) == [
+        ("2017", " selected"), ("2007", ""), ("1993-rubber", "")]

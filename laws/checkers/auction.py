@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from laws.checkers.cards import SEAT_NAMES, SEATS, STRAINS, SUIT_NAMES, same_side, seat_after
-from laws.checkers.registry import Result, checker
+from laws.checkers.registry import Edition, Result, checker
 from laws.errors import BadInput as BadRequest
 
 _PASS = {"P", "PASS", "NB", "NO BID", "-"}
 _DOUBLE = {"X", "D", "DBL", "DOUBLE"}
 _REDOUBLE = {"XX", "R", "RDBL", "REDOUBLE"}
-_BID = re.compile(r"^(\d+)\s*(C|D|H|S|N|NT|♣|♦|♥|♠)$")
+_BID = re.compile(r"^([0-9]+)\s*(C|D|H|S|N|NT|♣|♦|♥|♠)$")  # ASCII digits, as the JavaScript port reads them
 _SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "N": "NT"}
 
 
@@ -49,42 +49,21 @@ def _supersedes(bid: Call, last: Call | None) -> bool:
     return (bid.level, STRAINS.index(bid.strain)) > (last.level, STRAINS.index(last.strain))
 
 
-def _ruling_address(dealer: str, calls: list[Call], irregularity, must_pass: set) -> str | None:
-    """Where the ruling on the first inadmissible call is (/rulings/auction),
-    or None for a legal auction: the checker finds the irregularity, the
-    ruling says what the Laws give for it."""
+def _ruling_address(ed: Edition, dealer: str, calls: list[Call], irregularity, must_pass: set) -> str | None:
+    """Where the ruling on the first inadmissible call is (/rulings/auction,
+    in the checker's edition), or None for a legal auction: the checker finds
+    the irregularity, the ruling says what the Laws give for it."""
     if irregularity is None:
         return None
-    query = {"edition": "2007", "dealer": dealer, "calls": " ".join(str(c) for c in calls[:irregularity["index"] + 1])}
+    query = {"edition": ed.edition, "dealer": dealer,
+             "calls": " ".join(str(c) for c in calls[:irregularity["index"] + 1])}
     if must_pass:
         query["required_to_pass"] = " ".join(sorted(must_pass))
-    return "/rulings/auction?" + urlencode(query)
+    return ed.get("ruling") + "?" + urlencode(query)
 
 
-@checker(
-    "auction", "Auction: complete, legal, contract and declarer",
-    cites={"2007": ["17B", "17C", "18A", "18B", "18C", "18D", "18E", "19A1", "19B1", "19C", "19D",
-                    "22A1", "22A2", "27", "35.1", "35.2", "35.3", "35.4", "36", "37", "38", "39"]},
-    schema={
-        "properties": {
-            "dealer": {"enum": list(SEATS), "title": "dealer",
-                       "x-labels": SEAT_NAMES},
-            "calls": {"type": "array", "maxItems": 400, "title": "calls",
-                      "items": {"type": "string", "maxLength": 20, "title": "call"},
-                      "description": "the calls in order from the dealer: P (pass), X (double), XX (redouble), "
-                                     "bids such as 1C, 2NT",
-                      "x-format-hint": "for example 1H P 1S X XX P P P"},
-            "required_to_pass": {"type": "array", "maxItems": 4, "uniqueItems": True,
-                                 "title": "players required to pass",
-                                 "items": {"enum": list(SEATS), "title": "player"},
-                                 "description": "players whom an earlier rectification obliges to pass "
-                                                "throughout (optional)"},
-        },
-        "required": ["dealer", "calls"],
-    },
-    example={"dealer": "N", "calls": ["1H", "P", "1S", "X", "XX", "P", "P", "P"]},
-)
-def auction(data: dict) -> Result:
+@checker("auction")
+def auction(data: dict, ed: Edition) -> Result:
     """Whether an auction is complete and legal, who calls next, and the contract and declarer.
 
     Inputs: `dealer` (N, E, S, W); `calls`, in rotation from the dealer (P,
@@ -99,11 +78,15 @@ def auction(data: dict) -> Result:
     by Law 19), 37 (call by a player required to pass), 38 (bid of more than
     seven), 39 (call after the final pass).  Checking stops at that call;
     `ruling` is the address of the ruling on it (/rulings/auction), which
-    says what the Laws give: options, who must pass, lead restrictions."""
+    says what the Laws give: options, who must pass, lead restrictions.
+    `edition`: the code applied (the code in force unless another is
+    chosen); the provisions differ in number only (2007's 35.1-35.4 and
+    22A1-22A2 are 2017's 35A-35D, 22B and 22A)."""
     dealer = data["dealer"]
     calls = [parse_call(c, i) for i, c in enumerate(data["calls"])]
     must_pass = set(data.get("required_to_pass", []))
-    cites = ["17B", "17C"]
+    law = ed.law
+    cites = [law("dealer"), law("rotation")]
 
     last_bid: Call | None = None
     last_bidder: str | None = None
@@ -121,7 +104,8 @@ def auction(data: dict) -> Result:
     for i, call in enumerate(calls):
         seat = seat_after(dealer, i)
         if complete:
-            irregularity = problem(i, seat, "a call after the final pass of the auction", "39", ["35.4"])
+            irregularity = problem(i, seat, "a call after the final pass of the auction",
+                                   law("rectify_after_final_pass"), [law("after_final_pass")])
             break
         # Law 37 applies to a call by a player required to pass, but not to one
         # contrary to Law 19A1 or 19B1 (Law 36) nor, more specifically, to a
@@ -130,14 +114,15 @@ def auction(data: dict) -> Result:
                     f"{'bid' if call.kind == 'bid' else call.kind}")
         if call.kind == "bid":
             if call.level > 7:
-                irregularity = problem(i, seat, f"a bid of more than seven ({call})", "38", ["35.3", "18A"])
+                irregularity = problem(i, seat, f"a bid of more than seven ({call})", law("rectify_above_seven"),
+                                       [law("above_seven"), law("bid")])
                 break
             if seat in must_pass:
-                irregularity = problem(i, seat, required, "37", ["35.2"])
+                irregularity = problem(i, seat, required, law("rectify_required_to_pass"), [law("required_to_pass")])
                 break
             if not _supersedes(call, last_bid):
                 irregularity = problem(i, seat, f"an insufficient bid: {call} does not supersede {last_bid}",
-                                       "27", ["18D"])
+                                       law("insufficient_bid"), [law("insufficient")])
                 break
             last_bid, last_bidder, risk, doubler, passes = call, seat, "", None, 0
             first_namer.setdefault((SEATS.index(seat) % 2, call.strain), seat)
@@ -151,14 +136,15 @@ def auction(data: dict) -> Result:
             elif risk:
                 why = f"a double of a bid already {'doubled' if risk == 'X' else 'redoubled'}"
             if why:
-                irregularity = problem(i, seat, why + " (Law 19A1)", "36", ["35.1", "19A1"])
+                irregularity = problem(i, seat, why + f" (Law {law('double')})", law("rectify_double"),
+                                       [law("inadmissible_double"), law("double")])
                 break
             if seat in must_pass:
-                irregularity = problem(i, seat, required, "37", ["35.2"])
+                irregularity = problem(i, seat, required, law("rectify_required_to_pass"), [law("required_to_pass")])
                 break
             risk, doubler, passes = "X", seat, 0
-            if "19A1" not in cites:
-                cites.append("19A1")
+            if law("double") not in cites:
+                cites.append(law("double"))
             continue
         if call.kind == "redouble":
             why = None
@@ -168,14 +154,15 @@ def auction(data: dict) -> Result:
             elif same_side(seat, doubler):
                 why = f"a redouble of {'his own' if seat == doubler else 'his partner’s'} double"
             if why:
-                irregularity = problem(i, seat, why + " (Law 19B1)", "36", ["35.1", "19B1"])
+                irregularity = problem(i, seat, why + f" (Law {law('redouble')})", law("rectify_double"),
+                                       [law("inadmissible_double"), law("redouble")])
                 break
             if seat in must_pass:
-                irregularity = problem(i, seat, required, "37", ["35.2"])
+                irregularity = problem(i, seat, required, law("rectify_required_to_pass"), [law("required_to_pass")])
                 break
             risk, passes = "XX", 0
-            if "19B1" not in cites:
-                cites.append("19B1")
+            if law("redouble") not in cites:
+                cites.append(law("redouble"))
             continue
         passes += 1
         if (last_bid is None and passes == 4) or (last_bid is not None and passes == 3):
@@ -187,17 +174,17 @@ def auction(data: dict) -> Result:
     result = {"complete": complete, "legal": irregularity is None, "next": next_seat, "passed_out": passed_out,
               "contract": None, "level": None, "strain": None, "risk": None, "declarer": None,
               "last_bid": str(last_bid) if last_bid else None, "irregularity": irregularity,
-              "ruling": _ruling_address(dealer, calls, irregularity, must_pass)}
+              "ruling": _ruling_address(ed, dealer, calls, irregularity, must_pass)}
     if complete and not passed_out:
         parity = SEATS.index(last_bidder) % 2
         declarer = first_namer[(parity, last_bid.strain)]
         result.update(contract=f"{last_bid}{risk}", level=last_bid.level, strain=last_bid.strain, risk=risk,
                       declarer=declarer)
-        cites += ["18B", "22A2"] + (["19D"] if risk else [])
+        cites += [law("supersedes"), law("contract")] + ([law("doubled")] if risk else [])
     elif passed_out:
-        cites.append("22A1")
+        cites.append(law("passed_out"))
     elif last_bid is not None:
-        cites.append("18C")
+        cites.append(law("sufficient"))
 
     if complete and not passed_out:
         state = (f"The auction is complete: the contract is {result['contract']} by "

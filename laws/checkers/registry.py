@@ -6,10 +6,16 @@ each result names the provisions it actually applied.  The build writes the
 declared provisions into the store (`write_links`) so that each law page can
 list the checkers that implement it.
 
+A checker's title, input schema and example are data (`data/schemas.json`),
+and so is what it cites in each edition (`data/<edition>.json`, read through
+laws.checkers.codes): the function receives the input and an `Edition`, the
+data of the edition it answers in, and names provisions only through it.
+
 Adding a checker: write the function in the module of its part of the Laws,
-decorate it with `@checker(...)`, give it a docstring (it is the checker's
-documentation), add the module to `_MODULES` below, and add tests that name
-it.  See README.md in this folder.
+decorate it with `@checker(id)`, give it a docstring (it is the checker's
+documentation), add its schema and its provisions to the data files, add the
+module to `_MODULES` below, port it to static/checkers/checkers.js, and add
+tests that name it.  See README.md in this folder.
 """
 from __future__ import annotations
 
@@ -20,8 +26,9 @@ from importlib import import_module
 from typing import Any, Callable
 
 import jsonschema
-from jsonschema.exceptions import best_match
 
+from laws.checkers import codes as codes_module
+from laws.checkers.codes import Codes
 from laws.errors import BadInput as BadRequest
 
 # checker modules, by the part of the Laws they implement
@@ -36,28 +43,93 @@ class Result:
     result: dict
     explanation: str
     cites: list[str]
-    edition: str | None = None  # None: the first edition the checker declares (the one in force)
+    edition: str | None = None  # None: the edition the checker was run in
 
     def as_dict(self) -> dict:
         return {"result": self.result, "explanation": self.explanation, "cites": list(self.cites),
                 "edition": self.edition}
 
 
+class Edition:
+    """One edition's data for one checker (data/<edition>.json): `law(role)`
+    is the provision applied at a step of the reasoning, `get(key)` anything
+    else of the edition the checker reads, `tables` the edition's tables."""
+
+    def __init__(self, edition: str, data: dict, entry: dict):
+        self.edition, self.title, self.entry = edition, data.get("title", edition), entry
+        self.tables = data.get("tables", {})
+        self.cites = list(entry["cites"])
+
+    def law(self, role: str):
+        return self.entry["law"][role]
+
+    def get(self, key: str, default=None):
+        return self.entry.get(key, default)
+
+
 @dataclass(frozen=True)
 class Checker:
     id: str
     title: str
-    # edition -> provision ids it implements, the edition in force first.  A
-    # checker lists an edition only where it implements that edition's text:
-    # where 2017 changed a law, a 2007-only checker says so by not listing 2017.
-    cites: dict[str, list[str]]
-    input_schema: dict
-    function: Callable[[dict], Result]
+    properties: dict  # the input schema's properties, as in data/schemas.json
+    required: list
+    function: Callable[[dict, Edition], Result]
     example: dict = field(default_factory=dict)  # a valid input, shown in the form and used by tests
+    folder: Any = codes_module.DATA  # where its data files are (tests give another)
+
+    def edition_data(self) -> dict[str, dict]:
+        """edition -> this checker's data in it (data/<edition>.json)."""
+        return codes_module.checker_editions(self.id, self.folder)
+
+    def editions_for(self, codes: Codes | None = None) -> list[str]:
+        """The editions it implements: the one it answers in by default first, then newest first."""
+        codes = codes or codes_module.from_manifest()
+        eds = list(self.edition_data())
+        first = codes.default(eds)
+        return [first] + [e for e in codes.order(eds) if e != first]
+
+    def default_edition(self, codes: Codes | None = None) -> str:
+        return self.editions_for(codes)[0]
+
+    def cites_for(self, codes: Codes | None = None) -> dict[str, list[str]]:
+        data = self.edition_data()
+        return {ed: list(data[ed]["cites"]) for ed in self.editions_for(codes)}
+
+    @property
+    def cites(self) -> dict[str, list[str]]:
+        """edition -> provision ids it implements (default edition first).  A
+        checker lists an edition only where it implements that edition's text."""
+        return self.cites_for()
 
     @property
     def editions(self) -> list[str]:
-        return list(self.cites)
+        return self.editions_for()
+
+    def edition(self, edition: str) -> Edition:
+        return Edition(edition, codes_module.editions(self.folder)[edition], self.edition_data()[edition])
+
+    def schema(self, codes: Codes | None = None) -> dict:
+        """The full JSON Schema of its input; an `x-edition` input takes the
+        editions it implements, the default one by default."""
+        props = {}
+        for name, prop in self.properties.items():
+            if prop.get("x-edition"):
+                eds = self.editions_for(codes)
+                titles = {e: codes_module.editions(self.folder)[e].get("title", e) for e in eds}
+                prop = {**prop, "enum": eds, "default": eds[0], "x-labels": titles}
+            props[name] = prop
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": self.title, "type": "object",
+                "additionalProperties": False, "properties": props, "required": list(self.required)}
+
+    @property
+    def input_schema(self) -> dict:
+        return self.schema()
+
+    def notes(self, codes: Codes | None = None) -> list[tuple[str, str]]:
+        """(edition, note) for each edition whose data says something about
+        how this checker reads it (a law moved, a reading made explicit)."""
+        data = self.edition_data()
+        return [(ed, data[ed]["note"]) for ed in self.editions_for(codes) if data[ed].get("note")]
 
     @property
     def doc(self) -> str:
@@ -72,31 +144,34 @@ class Checker:
         """The docstring's first paragraph, on one line."""
         return self.doc_paragraphs[0] if self.doc else ""
 
-    @property
-    def flat_cites(self) -> list[str]:
+    def flat_cites(self, codes: Codes | None = None) -> list[str]:
         out: list[str] = []
-        for ids in self.cites.values():
+        for ids in self.cites_for(codes).values():
             out.extend(i for i in ids if i not in out)
         return out
 
-    def describe(self) -> dict:
-        return {"id": self.id, "title": self.title, "cites": self.flat_cites, "editions": self.editions,
-                "input_schema": self.input_schema, "cites_by_edition": self.cites,
+    def describe(self, codes: Codes | None = None) -> dict:
+        cites = self.cites_for(codes)
+        return {"id": self.id, "title": self.title, "cites": self.flat_cites(codes), "editions": list(cites),
+                "input_schema": self.schema(codes), "cites_by_edition": cites,
                 "description": self.summary, "example": self.example}
 
 
 REGISTRY: dict[str, Checker] = {}
 
 
-def checker(id: str, title: str, cites: dict[str, list[str]], schema: dict, example: dict):
-    """Register the decorated function as a checker."""
+def checker(id: str):
+    """Register the decorated function as the checker `id` of data/schemas.json."""
     def register(function):
         if id in REGISTRY:
             raise ValueError(f"two checkers with id {id!r}")
-        full = {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, "type": "object",
-                "additionalProperties": False, **schema}
-        jsonschema.Draft202012Validator.check_schema(full)
-        REGISTRY[id] = Checker(id, title, cites, full, function, example)
+        spec = codes_module.schemas()[id]
+        c = Checker(id, spec["title"], spec["properties"], spec.get("required", []), function,
+                    spec.get("example", {}))
+        jsonschema.Draft202012Validator.check_schema(c.schema(Codes(None)))
+        if not c.edition_data():
+            raise ValueError(f"checker {id!r} cites no provision in any data/<edition>.json")
+        REGISTRY[id] = c
         return function
     return register
 
@@ -123,50 +198,78 @@ def get(checker_id: str) -> Checker:
         raise UnknownChecker(f"There is no checker '{checker_id}'. Checkers: {', '.join(REGISTRY)}.") from None
 
 
-def run(checker_id: str, payload: Any) -> dict:
-    """Validate `payload` against the checker's schema and run it.
+def run(checker_id: str, payload: Any, codes: Codes | None = None) -> dict:
+    """Validate `payload` against the checker's schema and run it, in the
+    edition its `edition` input names or else the default one (`codes`: the
+    corpus's codes, from the store; by default read from the manifest).
 
     Raises BadRequest (message for a user, field name) for any input the
     checker cannot take, UnknownChecker for an unknown id."""
     c = get(checker_id)
-    data = validate(c, payload)
-    result = c.function(data)
+    schema = c.schema(codes)
+    data = validate(c, payload, schema)
+    edition = next((data[k] for k, p in c.properties.items() if p.get("x-edition") and k in data),
+                   schema_default_edition(schema) or c.default_edition(codes))
+    result = c.function(data, c.edition(edition))
     if result.edition is None:
-        result = replace(result, edition=c.editions[0])
+        result = replace(result, edition=edition)
     return result.as_dict()
+
+
+def schema_default_edition(schema: dict) -> str | None:
+    return next((p["default"] for p in schema["properties"].values() if p.get("x-edition")), None)
 
 
 # --- validation --------------------------------------------------------------
 
-def validate(c: Checker, payload: Any) -> dict:
+def validate(c: Checker, payload: Any, schema: dict | None = None) -> dict:
+    schema = schema or c.input_schema
     if not isinstance(payload, dict):
         raise BadRequest("The input must be a JSON object with the checker's fields "
-                         f"({', '.join(c.input_schema.get('properties', {}))}).", None)
-    _bound(c, payload)
-    _reject_non_finite(c, payload)
-    error = best_match(jsonschema.Draft202012Validator(c.input_schema).iter_errors(payload))
+                         f"({', '.join(schema.get('properties', {}))}).", None)
+    _bound(schema, payload)
+    _reject_non_finite(schema, payload)
+    error = first_error(schema, jsonschema.Draft202012Validator(schema).iter_errors(payload))
     if error is not None:
-        raise BadRequest(*_explain(c.input_schema, error))
-    return _coerce(c.input_schema, payload)
+        raise BadRequest(*_explain(schema, error))
+    return _coerce(schema, payload)
+
+
+def first_error(schema: dict, errors):
+    """The error to report: a missing field first, then the first field in
+    the form's order that is wrong (the field itself before its items).  A
+    rule simple enough to be the same in the JavaScript port."""
+    order = {name: i for i, name in enumerate(schema.get("properties", {}))}
+
+    def key(error):
+        path = list(error.absolute_path)
+        if not path:
+            return (0, 0, 0, 0)
+        item = path[1] if len(path) > 1 and isinstance(path[1], int) else -1
+        return (1, order.get(path[0], len(order)), len(path), item)
+    return min(errors, key=key, default=None)
 
 
 MAX_STRING = 1000  # characters in any one string of an input (no field needs a tenth of it)
 MAX_VALUES = 5000  # values in a whole input: lists of at most 1000, a few fields
 
 
-def _bound(c: Checker, payload: dict) -> None:
+def _bound(schema: dict, payload: dict) -> None:
     """Refuse an input larger than the schema allows by its sizes alone, before
     jsonschema validates it item by item: unknown fields, lists over their
-    maxItems, long strings, too many values in all."""
-    props = c.input_schema.get("properties", {})
-    for key, value in payload.items():
+    maxItems, long strings, too many values in all.  Fields are looked at in
+    sorted order, so the field named does not depend on the order of a JSON
+    object's keys (which JavaScript does not keep for every key)."""
+    props = schema.get("properties", {})
+    for key in sorted(payload):
+        value = payload[key]
         if key not in props:
             name = key if len(key) <= 40 else key[:40] + "…"
             raise BadRequest(f"This checker has no field {name!r}; its fields are {', '.join(props)}.", name)
         prop = props[key]
         most = prop.get("maxItems")
         if isinstance(value, list) and most is not None and len(value) > most:
-            raise BadRequest(f"{_title(c.input_schema, key)} can have at most {most} entries.", key)
+            raise BadRequest(f"{_title(schema, key)} can have at most {most} entries.", key)
     count = 0
     stack = [(k, v) for k, v in payload.items()]
     while stack:
@@ -175,17 +278,17 @@ def _bound(c: Checker, payload: dict) -> None:
         if count > MAX_VALUES:
             raise BadRequest(f"The input has more than {MAX_VALUES} values; no checker needs so many.", None)
         if isinstance(value, str) and len(value) > MAX_STRING:
-            raise BadRequest(f"{_title(c.input_schema, top)} is too long (at most {MAX_STRING} characters).", top)
+            raise BadRequest(f"{_title(schema, top)} is too long (at most {MAX_STRING} characters).", top)
         if isinstance(value, list):
             stack.extend((top, v) for v in value)
         elif isinstance(value, dict):
             stack.extend((top, v) for v in value.values())
 
 
-def _reject_non_finite(c: Checker, payload: dict) -> None:
+def _reject_non_finite(schema: dict, payload: dict) -> None:
     def walk(value, top):
         if isinstance(value, float) and not math.isfinite(value):
-            raise BadRequest(f"{_title(c.input_schema, top)} must be a finite number.", top)
+            raise BadRequest(f"{_title(schema, top)} must be a finite number.", top)
         if isinstance(value, list):
             for v in value:
                 walk(v, top)
@@ -259,6 +362,8 @@ def _explain(schema: dict, error: jsonschema.ValidationError) -> tuple[str, str 
         return f"{what} can have at most {error.validator_value} entries.", top
     if v == "minLength":
         return f"{what} must not be empty.", top
+    if v == "uniqueItems":
+        return f"{what} names the same {props.get(top, {}).get('items', {}).get('title', 'item')} twice.", top
     if v == "maxLength":
         return f"{what} is too long (at most {error.validator_value} characters).", top
     if v == "pattern":
@@ -284,7 +389,7 @@ def _coerce(schema: dict, payload: dict) -> dict:
 def links() -> list[dict]:
     """One row per (checker, edition, provision) it implements."""
     return [{"checker": c.id, "edition": ed, "provision": pid, "title": c.title}
-            for c in all_checkers() for ed, ids in c.cites.items() for pid in ids]
+            for c in all_checkers() for ed, ids in c.cites_for(Codes(None)).items() for pid in ids]
 
 
 def write_links(db) -> None:
@@ -298,7 +403,7 @@ def missing_cites(db, checkers: list[Checker] | None = None) -> list[tuple[str, 
     conn = getattr(db, "conn", db)
     out = []
     for c in checkers if checkers is not None else all_checkers():
-        for ed, ids in c.cites.items():
+        for ed, ids in c.cites_for(Codes(None)).items():
             for pid in ids:
                 if conn.execute("select 1 from provisions where edition = ? and id = ?", [ed, pid]).fetchone() is None:
                     out.append((c.id, ed, pid))

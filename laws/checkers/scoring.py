@@ -4,72 +4,63 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from laws.checkers.cards import STRAINS, SUIT_NAMES
-from laws.checkers.registry import Result, checker
+from laws.checkers.cards import SUIT_NAMES
+from laws.checkers.registry import Edition, Result, checker
 from laws.errors import BadInput as BadRequest
 
 # --- Law 77 ------------------------------------------------------------------
 
 _RISK_WORDS = {"": "undoubled", "X": "doubled", "XX": "redoubled"}
-_MULTIPLIER = {"": 1, "X": 2, "XX": 4}
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                  "eleven", "twelve", "thirteen")
 
 
-def _odd_trick_value(strain: str, nth: int) -> int:
-    """Undoubled trick score of the nth odd trick (1-based) bid and made."""
-    if strain in ("C", "D"):
-        return 20
-    if strain in ("H", "S"):
-        return 30
-    return 40 if nth == 1 else 30
+def _nth(values: list, n: int):
+    """The nth (1-based) of a list whose last value repeats (the score table's form)."""
+    return values[min(n, len(values)) - 1]
 
 
-def _undertrick_penalty(down: int, risk: str, vulnerable: bool) -> int:
+def _vul(vulnerable: bool) -> str:
+    return "vulnerable" if vulnerable else "not_vulnerable"
+
+
+def _undertrick_penalty(table: dict, down: int, risk: str, vulnerable: bool) -> int:
     """Law 77, undertrick penalties: the total for `down` undertricks."""
-    total = 0
-    for n in range(1, down + 1):
-        if risk == "":
-            total += 100 if vulnerable else 50
-        else:
-            if vulnerable:
-                each = 200 if n == 1 else 300
-            else:
-                each = 100 if n == 1 else 200 if n <= 3 else 300  # 200 + the 100 bonus from the fourth
-            total += each * (_MULTIPLIER[risk] // 2)
-    return total
+    if risk == "":
+        return sum(_nth(table["undertricks"]["undoubled"][_vul(vulnerable)], n) for n in range(1, down + 1))
+    per = table["multiplier"][risk] // table["multiplier"]["X"]  # redoubled: the doubled values twice
+    return sum(_nth(table["undertricks"]["doubled"][_vul(vulnerable)], n) * per for n in range(1, down + 1))
 
 
-def contract_score(level: int, strain: str, risk: str, vulnerable: bool, tricks: int) -> tuple[int, list]:
-    """The declaring side's score and its parts as (name, points)."""
+def contract_score(table: dict, level: int, strain: str, risk: str, vulnerable: bool, tricks: int) -> tuple[int, list]:
+    """The declaring side's score and its parts as (name, points), from the
+    edition's score table (`tables.score`)."""
     needed = level + 6
-    mult = _MULTIPLIER[risk]
+    mult = table["multiplier"][risk]
     if tricks < needed:
         down = needed - tricks
-        pen = _undertrick_penalty(down, risk, vulnerable)
+        pen = _undertrick_penalty(table, down, risk, vulnerable)
         return -pen, [(f"{_NUMBER_WORDS[down]} {_RISK_WORDS[risk]} undertrick{'s' if down > 1 else ''}", -pen)]
     parts = []
-    trick_score = sum(_odd_trick_value(strain, i) for i in range(1, level + 1)) * mult
-    game = trick_score >= 100
+    values = table["trick_value"][strain]
+    trick_score = sum(_nth(values, i) for i in range(1, level + 1)) * mult
+    game = trick_score >= table["game"]
     parts.append((f"trick score ({'game' if game else 'partscore'})", trick_score))
     if game:
-        parts.append(("game premium", 500 if vulnerable else 300))
+        parts.append(("game premium", table["game_premium"][_vul(vulnerable)]))
     else:
-        parts.append(("partscore premium", 50))
-    if level == 6:
-        parts.append(("small slam premium", 750 if vulnerable else 500))
-    elif level == 7:
-        parts.append(("grand slam premium", 1500 if vulnerable else 1000))
-    if risk == "X":
-        parts.append(("premium for making a doubled contract", 50))
-    elif risk == "XX":
-        parts.append(("premium for making a redoubled contract", 100))
+        parts.append(("partscore premium", table["partscore_premium"]))
+    slam = table["slam_premium"].get(str(level))
+    if slam:
+        parts.append((slam["name"], slam[_vul(vulnerable)]))
+    if risk:
+        parts.append((f"premium for making a {_RISK_WORDS[risk]} contract", table["insult"][risk]))
     over = tricks - needed
     if over:
         if risk == "":
-            each = _odd_trick_value(strain, 2)  # an overtrick is worth its trick value
+            each = _nth(values, level + 1)  # an overtrick is worth its trick value
         else:
-            each = (200 if vulnerable else 100) * (mult // 2)
+            each = table["overtrick_doubled"][_vul(vulnerable)] * (mult // table["multiplier"]["X"])
         parts.append((f"{_NUMBER_WORDS[over]} {_RISK_WORDS[risk]} overtrick{'s' if over > 1 else ''}", over * each))
     return sum(p for _, p in parts), parts
 
@@ -78,26 +69,8 @@ def contract_name(level: int, strain: str, risk: str) -> str:
     return f"{level}{strain}{risk}"
 
 
-@checker(
-    "score", "Score of a contract",
-    cites={"2017": ["77", "19D"], "2007": ["77", "19D"]},
-    schema={
-        "properties": {
-            "level": {"type": "integer", "minimum": 1, "maximum": 7, "title": "level",
-                      "description": "the number of odd tricks bid, 1 to 7"},
-            "strain": {"enum": list(STRAINS), "title": "strain",
-                       "x-labels": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "NT": "no trump"}},
-            "risk": {"enum": ["", "X", "XX"], "title": "doubled or redoubled", "default": "",
-                     "x-labels": {"": "undoubled", "X": "doubled", "XX": "redoubled"}},
-            "vulnerable": {"type": "boolean", "title": "declaring side vulnerable", "default": False},
-            "tricks": {"type": "integer", "minimum": 0, "maximum": 13, "title": "tricks taken",
-                       "description": "tricks won by declarer's side, 0 to 13"},
-        },
-        "required": ["level", "strain", "tricks"],
-    },
-    example={"level": 4, "strain": "S", "risk": "X", "vulnerable": True, "tricks": 11},
-)
-def score(data: dict) -> Result:
+@checker("score")
+def score(data: dict, ed: Edition) -> Result:
     """The score of any contract at duplicate (Law 77).
 
     Inputs: `level` 1-7, `strain` (C, D, H, S, NT), `risk` ('' undoubled, 'X'
@@ -107,7 +80,7 @@ def score(data: dict) -> Result:
     or `undertricks`, and `parts`, the trick score and premiums that add up to it."""
     level, strain, tricks = data["level"], data["strain"], data["tricks"]
     risk, vul = data.get("risk", ""), data.get("vulnerable", False)
-    total, parts = contract_score(level, strain, risk, vul, tricks)
+    total, parts = contract_score(ed.tables["score"], level, strain, risk, vul, tricks)
     needed = level + 6
     made = tricks >= needed
     name = contract_name(level, strain, risk)
@@ -120,7 +93,7 @@ def score(data: dict) -> Result:
     detail = " + ".join(f"{n} {abs(p)}" for n, p in parts)
     explanation = (f"{name} ({level} {SUIT_NAMES[strain]}, {_RISK_WORDS[risk]}), {who}, taking {tricks} "
                    f"trick{'s' if tricks != 1 else ''}, is {how}: {detail}, so the declaring side scores {total}.")
-    cites = ["77"] + (["19D"] if risk else [])
+    cites = [ed.law("score")] + ([ed.law("doubled")] if risk else [])
     result = {"contract": name, "score": total, "made": made,
               "overtricks": max(0, tricks - needed), "undertricks": max(0, needed - tricks),
               "parts": [{"name": n, "points": p} for n, p in parts]}
@@ -129,38 +102,23 @@ def score(data: dict) -> Result:
 
 # --- Law 78B: IMPs -------------------------------------------------------------
 
-# The lower bound of each band of Law 78B's scale: a difference of at least
-# IMP_BANDS[i] is worth i + 1 IMPs.
-IMP_BANDS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
-             1750, 2000, 2250, 2500, 3000, 3500, 4000)
-
-
-def imps_for(difference: int | float) -> int:
-    n = bisect_right(IMP_BANDS, abs(difference))
+def imps_for(bands: list[int], difference: int | float) -> int:
+    """IMPs on the scale `bands` (tables.imps.bands: a difference of at least
+    bands[i] is worth i + 1 IMPs)."""
+    n = bisect_right(bands, abs(difference))
     return n if difference >= 0 else -n
 
 
-def _band(n: int) -> str:
+def _band(bands: list[int], n: int) -> str:
     if n == 0:
-        return "0–10"
-    if n == 24:
-        return "4000 and upward"
-    return f"{IMP_BANDS[n - 1]}–{IMP_BANDS[n] - 10}"
+        return f"0–{bands[0] - 10}"
+    if n == len(bands):
+        return f"{bands[-1]} and upward"
+    return f"{bands[n - 1]}–{bands[n] - 10}"
 
 
-@checker(
-    "imps", "IMPs for a difference in points",
-    cites={"2017": ["78B"], "2007": ["78B"]},
-    schema={
-        "properties": {
-            "difference": {"type": "integer", "title": "point difference",
-                           "description": "your score minus the score it is compared with (negative if less)"},
-        },
-        "required": ["difference"],
-    },
-    example={"difference": 430},
-)
-def imps(data: dict) -> Result:
+@checker("imps")
+def imps(data: dict, ed: Edition) -> Result:
     """International matchpoints for a point difference (Law 78B).
 
     Input: `difference`, the total point difference between the two scores
@@ -169,25 +127,27 @@ def imps(data: dict) -> Result:
     used.  Differences fall between multiples of 10 only in averaged scores;
     they take the band whose lower bound they reach (45 is 1 IMP)."""
     d = data["difference"]
-    n = imps_for(d)
-    band = _band(abs(n))
+    bands = ed.tables["imps"]["bands"]
+    n = imps_for(bands, d)
+    band = _band(bands, abs(n))
     sign = "gains" if d > 0 else "loses" if d < 0 else "neither gains nor loses"
     explanation = (f"A difference of {d} points is in the band {band} of the IMP scale, so the contestant "
                    f"{sign}{'' if d == 0 else f' {abs(n)} IMP' + ('s' if abs(n) != 1 else '')}"
                    f"{' (0 IMPs)' if d == 0 else ''}.")
-    return Result({"difference": d, "imps": n, "band": band}, explanation, ["78B"])
+    return Result({"difference": d, "imps": n, "band": band}, explanation, [ed.law("imps")])
 
 
 # --- Law 78A: matchpoints ------------------------------------------------------
 
-def matchpoints_for(scores: list[int | float], others: list[int | float] | None = None) -> list[int]:
-    """Two units for each score beaten, one for each equal.  Without `others`
-    each score is compared with the rest of `scores`."""
-    if others is None:
-        pool = sorted(scores)
-        return [2 * bisect_left(pool, s) + (bisect_right(pool, s) - bisect_left(pool, s) - 1) for s in scores]
-    pool = sorted(others)
-    return [2 * bisect_left(pool, s) + (bisect_right(pool, s) - bisect_left(pool, s)) for s in scores]
+def matchpoints_for(table: dict, scores: list[int | float], others: list[int | float] | None = None) -> list[int]:
+    """`beaten` units for each score beaten, `equalled` for each equal
+    (tables.matchpoints: two and one).  Without `others` each score is
+    compared with the rest of `scores`."""
+    beaten, equalled = table["beaten"], table["equalled"]
+    mine = 1 if others is None else 0  # a score is not compared with itself
+    pool = sorted(scores if others is None else others)
+    return [beaten * bisect_left(pool, s) + equalled * (bisect_right(pool, s) - bisect_left(pool, s) - mine)
+            for s in scores]
 
 
 def _num(x: float) -> int | float:
@@ -195,20 +155,8 @@ def _num(x: float) -> int | float:
     return int(x) if x == int(x) else x
 
 
-@checker(
-    "matchpoints", "Matchpoints on a board",
-    cites={"2017": ["78A"], "2007": ["78A"]},
-    schema={
-        "properties": {
-            "scores": {"type": "array", "minItems": 1, "maxItems": 1000, "title": "scores",
-                       "items": {"type": "integer", "title": "score"},
-                       "description": "every score on the board, all from the same direction (say North-South)"},
-        },
-        "required": ["scores"],
-    },
-    example={"scores": [420, 420, 450, -50]},
-)
-def matchpoints(data: dict) -> Result:
+@checker("matchpoints")
+def matchpoints(data: dict, ed: Edition) -> Result:
     """Matchpoints for every score on a board (Law 78A).
 
     Input: `scores`, every result on the board from one direction.  Result:
@@ -216,15 +164,16 @@ def matchpoints(data: dict) -> Result:
     score equalled), `top` (twice the number of other scores) and
     `percentages`."""
     scores = data["scores"]
-    mps = matchpoints_for(scores)
-    top = 2 * (len(scores) - 1)
+    table = ed.tables["matchpoints"]
+    mps = matchpoints_for(table, scores)
+    top = table["beaten"] * (len(scores) - 1)
     pct = [_num(100 * m / top) if top else 50 for m in mps]
     ties = len(scores) - len(set(scores))
     explanation = (f"Each of the {len(scores)} scores gets two matchpoints for every score it beats and one for "
                    f"every score equal to it, on a top of {top}"
                    f"{'; tied scores share' if ties else ''}: " +
                    ", ".join(f"{s} gets {m}" for s, m in zip(scores, mps)) + ".")
-    return Result({"matchpoints": mps, "top": top, "percentages": pct}, explanation, ["78A"])
+    return Result({"matchpoints": mps, "top": top, "percentages": pct}, explanation, [ed.law("matchpoints")])
 
 
 # --- Law 12C2 and 86A: artificial adjusted scores -------------------------------
@@ -233,32 +182,8 @@ _FAULT = {"none": ("average plus", 60, 3), "partly": ("average", 50, 0), "direct
 _FAULT_WORDS = {"none": "in no way at fault", "partly": "only partly at fault", "directly": "directly at fault"}
 
 
-@checker(
-    "artificial-score", "Artificial adjusted score (average plus, average, average minus)",
-    # 2007 put the IMP average-plus/minus in 86A; 2017 moved it into 12C2(b)
-    cites={"2017": ["12C2(a)", "12C2(b)", "12C2(c)"], "2007": ["12C2(a)", "12C2(b)", "12C2(c)", "86A"]},
-    schema={
-        "properties": {
-            "fault": {"enum": ["none", "partly", "directly"], "title": "contestant's fault",
-                      "x-labels": {"none": "in no way at fault", "partly": "only partly at fault",
-                                   "directly": "directly at fault"}},
-            "scoring": {"enum": ["matchpoints", "imps"], "title": "form of scoring", "default": "matchpoints",
-                        "x-labels": {"matchpoints": "matchpoints (pairs)", "imps": "IMPs"}},
-            "session_percentage": {"type": "number", "minimum": 0, "maximum": 100,
-                                   "title": "session percentage",
-                                   "description": "the contestant's percentage on the other boards of the "
-                                                  "session (matchpoints), if known"},
-            "session_imps": {"type": "number", "minimum": -24, "maximum": 24, "title": "session IMPs per board",
-                             "description": "the contestant's average IMPs per board on the other boards "
-                                            "(IMPs), if known"},
-            "top": {"type": "number", "exclusiveMinimum": 0, "maximum": 100000, "title": "top on the board",
-                    "description": "the matchpoint top, to give the award in matchpoints too (optional)"},
-        },
-        "required": ["fault"],
-    },
-    example={"fault": "none", "scoring": "matchpoints", "session_percentage": 64, "top": 20},
-)
-def artificial_score(data: dict) -> Result:
+@checker("artificial-score")
+def artificial_score(data: dict, ed: Edition) -> Result:
     """An artificial adjusted score when no result can be obtained (Law 12C2).
 
     Inputs: `fault` ('none', 'partly', 'directly'), `scoring` ('matchpoints' or
@@ -271,10 +196,11 @@ def artificial_score(data: dict) -> Result:
     contestant above 60 % (an offending one below 40 %) its own session
     percentage, or the equivalent in IMPs.  Law 12C2(c) speaks only of
     non-offending and offending contestants, so the average of a contestant
-    partly at fault is never modified."""
+    partly at fault is never modified.  `edition`: the code applied (the
+    code in force unless another is chosen)."""
     fault, scoring = data["fault"], data.get("scoring", "matchpoints")
     award, pct, imp = _FAULT[fault]
-    cites = ["12C2(a)"]
+    cites = [ed.law("average")]
     modified = False
     if scoring == "matchpoints":
         if "session_imps" in data:
@@ -283,7 +209,7 @@ def artificial_score(data: dict) -> Result:
         s = data.get("session_percentage")
         if s is not None and ((fault == "none" and s > 60) or (fault == "directly" and s < 40)):
             pct, modified = s, True
-            cites.append("12C2(c)")
+            cites.append(ed.law("session"))
         result = {"award": award, "percentage": _num(pct)}
         if "top" in data:
             result["matchpoints"] = _num(data["top"] * pct / 100)
@@ -295,12 +221,12 @@ def artificial_score(data: dict) -> Result:
             raise BadRequest("At IMPs give the session IMPs per board, not a percentage or a top.", field)
         if fault != "partly":
             # 12C2(b) says +/-3 IMPs in both codes (2007 also printed it in 86A,
-            # which 2017 gave to substitute boards), so it alone is cited
-            cites.append("12C2(b)")
+            # which 2017 gave to other matters), so it alone is cited
+            cites.append(ed.law("imps"))
         s = data.get("session_imps")
         if s is not None and ((fault == "none" and s > 3) or (fault == "directly" and s < -3)):
             imp, modified = s, True
-            cites.append("12C2(c)")
+            cites.append(ed.law("session"))
         result = {"award": award, "imps": _num(imp)}
         value = f"{_num(imp):+} IMPs" if imp else "0 IMPs"
     result["modified_by_session_score"] = modified
@@ -315,31 +241,8 @@ def artificial_score(data: dict) -> Result:
 
 # --- Law 12C1(c): weighted scores ----------------------------------------------
 
-@checker(
-    "weighted-score", "Weighted assigned score",
-    cites={"2017": ["12C1(c)", "78A", "78B"], "2007": ["12C1(c)", "78A", "78B"]},
-    schema={
-        "properties": {
-            "outcomes": {"type": "array", "minItems": 1, "maxItems": 20, "title": "possible results",
-                         "items": {"type": "integer", "title": "result"},
-                         "description": "the results the Director weights, as scores from one direction"},
-            "weights": {"type": "array", "minItems": 1, "maxItems": 20, "title": "weights (%)",
-                        "items": {"type": "number", "exclusiveMinimum": 0, "maximum": 100, "title": "weight"},
-                        "description": "the percentage given to each result, in the same order; they add up to 100"},
-            "scoring": {"enum": ["matchpoints", "imps"], "title": "form of scoring", "default": "matchpoints",
-                        "x-labels": {"matchpoints": "matchpoints (pairs)", "imps": "IMPs (teams)"}},
-            "other_scores": {"type": "array", "maxItems": 1000, "title": "other results on the board",
-                             "items": {"type": "integer", "title": "result"},
-                             "description": "matchpoints: the results at the other tables, same direction"},
-            "other_table": {"type": "integer", "title": "result at the other table",
-                            "description": "IMPs: the score it is compared with, same direction"},
-        },
-        "required": ["outcomes", "weights"],
-    },
-    example={"outcomes": [500, 200], "weights": [30, 70], "scoring": "matchpoints",
-             "other_scores": [-100, 100, 200, 300, 620, 620, 620, 620, 620, 620]},
-)
-def weighted_score(data: dict) -> Result:
+@checker("weighted-score")
+def weighted_score(data: dict, ed: Edition) -> Result:
     """A weighted assigned adjusted score, scored against the board (Law 12C1(c)).
 
     Inputs: `outcomes`, the possible results (scores from one direction);
@@ -367,8 +270,9 @@ def weighted_score(data: dict) -> Result:
         if not others:
             raise BadRequest("At matchpoints give the other results on the board, to score each outcome "
                              "against them.", "other_scores")
-        each = matchpoints_for(outcomes, others)
-        top = 2 * len(others)
+        table = ed.tables["matchpoints"]
+        each = matchpoints_for(table, outcomes, others)
+        top = table["beaten"] * len(others)
         total = sum(w * m for w, m in zip(weights, each)) / 100
         result = {"score": _num(total), "each": each, "top": top, "percentage": _num(100 * total / top),
                   "opponents": _num(top - total)}
@@ -376,48 +280,36 @@ def weighted_score(data: dict) -> Result:
                        + ", ".join(f"{m} (for {o})" for o, m in zip(outcomes, each))
                        + f" matchpoints; weighted as {parts}, that is {_num(total)} on a top of {top} "
                        f"({_num(100 * total / top)} %), leaving {_num(top - total)} to the opponents.")
-        return Result(result, explanation, ["12C1(c)", "78A"])
+        return Result(result, explanation, [ed.law("weighted"), ed.law("matchpoints")])
     if "other_scores" in data:
         raise BadRequest("At IMPs give the result at the other table, not a list of results.", "other_scores")
     if "other_table" not in data:
         raise BadRequest("At IMPs give the result at the other table to compare each outcome with.",
                          "other_table")
     other = data["other_table"]
-    each = [imps_for(o - other) for o in outcomes]
+    each = [imps_for(ed.tables["imps"]["bands"], o - other) for o in outcomes]
     total = sum(w * m for w, m in zip(weights, each)) / 100
     explanation = (f"Compared with {other} at the other table, the outcomes are worth "
                    + ", ".join(f"{m:+} IMPs (for {o})" for o, m in zip(outcomes, each))
                    + f"; weighted as {parts}, that is {_num(total):+} IMPs.")
-    return Result({"score": _num(total), "each": each}, explanation, ["12C1(c)", "78B"])
+    return Result({"score": _num(total), "each": each}, explanation, [ed.law("weighted"), ed.law("imps")])
 
 
 # --- Law 86: team play ---------------------------------------------------------
 
-@checker(
-    "team-average", "Adjusted scores at teams",
-    cites={"2007": ["86A", "86B", "12C4"]},
-    schema={
-        "properties": {
-            "adjustment": {"enum": ["average plus", "average minus", "non-balancing"], "title": "adjustment",
-                           "x-labels": {"average plus": "average plus (86A)", "average minus": "average minus (86A)",
-                                        "non-balancing": "non-balancing scores, knockout"}},
-            "imps_a": {"type": "number", "minimum": -24, "maximum": 24, "title": "IMPs for team A",
-                       "description": "non-balancing: what team A's own assigned score is worth to team A"},
-            "imps_b": {"type": "number", "minimum": -24, "maximum": 24, "title": "IMPs for team B",
-                       "description": "non-balancing: what team B's own assigned score is worth to team B"},
-        },
-        "required": ["adjustment"],
-    },
-    example={"adjustment": "non-balancing", "imps_a": 10, "imps_b": -6},
-)
-def team_average(data: dict) -> Result:
-    """Average plus and minus at IMPs, and non-balancing scores in knockouts (Law 86).
+@checker("team-average")
+def team_average(data: dict, ed: Edition) -> Result:
+    """Average plus and minus at IMPs, and non-balancing scores in knockouts (2007 Law 86; 2017 Law 12C2(b) and 12C4).
 
     Inputs: `adjustment` ('average plus', 'average minus' or 'non-balancing');
     for non-balancing, `imps_a` and `imps_b`, what each team's own assigned
-    score is worth to it in IMPs.  Result: `imps` for average plus or minus
-    (+3 or -3, 86A), or `team_a` and `team_b`, the average assigned to each
-    (86B): team A gets (imps_a - imps_b) / 2 and team B the opposite."""
+    score is worth to it in IMPs; `edition`, the code applied (the code in
+    force unless another is chosen).  Result: `imps` for average plus or
+    minus (+3 or -3), or `team_a` and `team_b`, the average assigned to each:
+    team A gets (imps_a - imps_b) / 2 and team B the opposite.  In 2007 these
+    are 86A and 86B (with 12C4); the 2017 Laws moved 86A's ±3 IMPs into
+    12C2(b), and the average of non-balancing scores is 12C4 alone (2017's
+    Law 86 deals with other matters)."""
     kind = data["adjustment"]
     if kind != "non-balancing":
         for field in ("imps_a", "imps_b"):
@@ -425,7 +317,7 @@ def team_average(data: dict) -> Result:
                 raise BadRequest("IMPs for each team are needed only for non-balancing scores.", field)
         n = 3 if kind == "average plus" else -3
         return Result({"imps": n}, f"At IMPs {kind} is {n:+} IMPs (the Tournament Organizer may vary this "
-                      "with the Regulating Authority's approval).", ["86A"])
+                      "with the Regulating Authority's approval).", [ed.law("average")])
     for field in ("imps_a", "imps_b"):
         if field not in data:
             raise BadRequest(f"Give the IMPs for team {field[-1].upper()}, from its own assigned score.", field)
@@ -435,4 +327,4 @@ def team_average(data: dict) -> Result:
                    f"gives it {_num(a):+} IMPs and team B's gives it {_num(b):+} IMPs, that is {_num(-b):+} "
                    f"to team A; the average of the two, {_num(avg):+} IMPs, is assigned to team A, and "
                    f"{_num(-avg):+} to team B.")
-    return Result({"team_a": _num(avg), "team_b": _num(-avg)}, explanation, ["86B", "12C4"])
+    return Result({"team_a": _num(avg), "team_b": _num(-avg)}, explanation, list(ed.law("non_balancing")))

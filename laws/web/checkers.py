@@ -3,16 +3,29 @@
 The JSON API takes the checker's input as JSON; the HTML form is built from
 the checker's JSON Schema and posts ordinary form fields, which are turned
 into the same input (lists are typed as words separated by spaces or commas).
-Both answer with the same result, explanation and cited provisions.
+Both answer with the same result, explanation and cited provisions, in the
+edition asked for or else the code in force (read from the store being
+served: its editions table is the manifest's).
+
+Each result offers the next step (`next_steps`): board → score → IMPs or
+matchpoints → into the ruling record, with the facts known carried over
+(`fill=1` fills a checker's form without checking it).  The page embeds what
+the JavaScript port (static/checkers/checkers.js, page.js) needs to compute
+the same answer with no server: the checker's schema and its data in each
+edition it implements.
 """
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, jsonify, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.routing import BuildError
 
+from laws import queries
+from laws.checkers import codes as checker_codes
 from laws.checkers import registry
 from laws.web.db import StoreMissing, get_db
 from laws.web.errors import BadRequest
@@ -27,11 +40,23 @@ def _error(status: int, message: str, field: str | None = None):
     return jsonify(body), status
 
 
+def store_codes() -> checker_codes.Codes:
+    """The codes of the store being served (the code in force first), or the
+    manifest's when there is no store to read."""
+    from laws.web.site import cached
+    try:
+        return cached("checker_codes", lambda: checker_codes.Codes.from_rows(
+            [e for e in queries.editions(get_db()) if e["kind"] == "code"]))
+    except (StoreMissing, OSError):
+        return checker_codes.from_manifest()
+
+
 # --- JSON --------------------------------------------------------------------
 
 @bp.get("/api/checkers")
 def api_list():
-    return jsonify([c.describe() for c in registry.all_checkers()])
+    codes = store_codes()
+    return jsonify([c.describe(codes) for c in registry.all_checkers()])
 
 
 @bp.get("/api/checkers/<checker_id>")
@@ -40,7 +65,7 @@ def api_describe(checker_id: str):
         c = registry.get(checker_id)
     except registry.UnknownChecker as exc:
         return _error(404, str(exc))
-    return jsonify(c.describe() | {"doc": c.doc})
+    return jsonify(c.describe(store_codes()) | {"doc": c.doc})
 
 
 @bp.post("/api/checkers/<checker_id>")
@@ -55,7 +80,7 @@ def api_run(checker_id: str):
     if payload is None and request.get_data(cache=True).strip() not in (b"null",):
         return _error(400, "The request body is not valid JSON.")
     try:
-        return jsonify(registry.run(checker_id, payload))
+        return jsonify(registry.run(checker_id, payload, store_codes()))
     except BadRequest as exc:
         return _error(400, str(exc), exc.field)
 
@@ -122,10 +147,12 @@ def _number(text: str, integer: bool):
     return int(f) if f.is_integer() else f
 
 
-def form_to_input(c: registry.Checker, form) -> dict:
-    """The checker's input from HTML form fields, guided by its schema."""
+def form_to_input(c: registry.Checker, form, schema: dict | None = None) -> dict:
+    """The checker's input from HTML form fields, guided by its schema
+    (ported as formToInput in static/checkers/checkers.js)."""
+    schema = schema or c.input_schema
     data: dict = {}
-    for name, prop in c.input_schema.get("properties", {}).items():
+    for name, prop in schema.get("properties", {}).items():
         kind = prop.get("type")
         raw = form.get(name)
         if kind == "boolean":
@@ -140,7 +167,7 @@ def form_to_input(c: registry.Checker, form) -> dict:
                 values = [_number(v, items["type"] == "integer") for v in values]
             elif "enum" in items:
                 values = [v.upper() for v in values]
-            if values or name in c.input_schema.get("required", []):
+            if values or name in schema.get("required", []):
                 data[name] = values
             continue
         if "enum" in prop:
@@ -165,10 +192,10 @@ def _field_value(prop: dict, value) -> str:
     return str(value)
 
 
-def _fields(c: registry.Checker, values: dict, error_field: str | None) -> list[dict]:
-    required = set(c.input_schema.get("required", []))
+def _fields(schema: dict, values: dict, error_field: str | None) -> list[dict]:
+    required = set(schema.get("required", []))
     out = []
-    for name, prop in c.input_schema.get("properties", {}).items():
+    for name, prop in schema.get("properties", {}).items():
         kind = prop.get("type")
         value = values.get(name, prop.get("default"))
         field = {"name": name, "label": prop.get("title", name).capitalize(), "help": prop.get("description"),
@@ -198,8 +225,9 @@ def _fields(c: registry.Checker, values: dict, error_field: str | None) -> list[
 
 @bp.get("/checkers")
 def index():
+    codes = store_codes()
     checkers = [{"id": c.id, "title": c.title, "summary": c.summary,
-                 "cites": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()]}
+                 "cites": [(ed, cite_links(ed, ids)) for ed, ids in c.cites_for(codes).items()]}
                 for c in registry.all_checkers()]
     return render_template("checkers/index.html", checkers=checkers)
 
@@ -207,6 +235,11 @@ def index():
 # the checker page's button: a submitted form, even one whose fields are all
 # empty or unchecked, or that carries a ruling record's address
 CHECK = "check"
+
+
+# opened with `fill=1`, the address only fills the form in (a next step
+# carrying the facts known so far), as an address from a ruling record does
+FILL = "fill"
 
 
 @bp.route("/checkers/<checker_id>", methods=["GET", "POST"])
@@ -221,38 +254,135 @@ def page(checker_id: str):
         # older page goes there
         fields = [(k, v) for k, v in request.form.items(multi=True) if k != CHECK and v != ""]
         return redirect(url_for("checkers.page", checker_id=c.id) + "?" + urlencode(fields + [(CHECK, "1")]), 303)
+    codes = store_codes()
+    schema = c.schema(codes)
     form = request.args
     # a ruling record's address (`record`) rides along without being input;
     # opened from a record, the address only fills the form in (the results
     # carried so far), and the director completes it before it is checked
-    from_record = bool(form.get("record")) and CHECK not in form
-    submitted = CHECK in form or (not from_record and any(
-        k in c.input_schema.get("properties", {}) for k in form))
-    values: dict = form_to_input(c, form) if from_record else {}
+    filling = (bool(form.get("record")) or bool(form.get(FILL))) and CHECK not in form
+    submitted = CHECK in form or (not filling and any(k in schema["properties"] for k in form))
+    values: dict = form_to_input(c, form, schema) if filling else {}
     outcome = error = None
     error_field = None
     status = 200
     if submitted:
-        values = form_to_input(c, form)
+        values = form_to_input(c, form, schema)
         try:
-            outcome = registry.run(c.id, values)
+            outcome = registry.run(c.id, values, codes)
         except BadRequest as exc:
             error, error_field, status = str(exc), exc.field, 400
     example_url = url_for("checkers.page", checker_id=c.id, **{
-        k: _field_value(c.input_schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
+        k: _field_value(schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
         for k, v in c.example.items() if not (isinstance(v, bool) and not v)})
     record_carry = _record_carry(c, form.get("record") or "", values if outcome else None)
     if record_carry:  # the example fills the form in, for the same record
         example_url += "&" + urlencode({"record": record_carry["state"]})
     context = {
-        "checker": c, "fields": _fields(c, values, error_field), "error": error, "error_field": error_field,
+        "checker": c, "fields": _fields(schema, values, error_field), "error": error, "error_field": error_field,
         "outcome": outcome, "example_url": example_url,
         "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
-        "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites.items()],
+        "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites_for(codes).items()],
+        "notes": c.notes(codes),
         "rows": _rows(outcome["result"]) if outcome else [],
         "record": record_carry,
+        "next": next_steps(c.id, values, outcome, _guided_editions()) if outcome and not record_carry else [],
+        "page_data": _json_for_html(page_data(c, schema, codes)),
+        # the address this page was made for: a kept page answering another
+        # address offline is told apart by its script (static/checkers/page.js)
+        "rendered_query": request.query_string.decode("utf-8", "replace"),
     }
     return render_template("checkers/checker.html", **context), status
+
+
+def page_data(c: registry.Checker, schema: dict, codes) -> dict:
+    """What the page's script needs to answer with no server: the schema, the
+    checker's data in each edition it implements (with the edition's tables),
+    the default edition, the guided editions (for the record's step), and
+    the law-page address of each provision cited (with its heading)."""
+    all_data = checker_codes.editions(c.folder)
+    eds = c.editions_for(codes)
+    return {"id": c.id, "title": c.title, "schema": schema, "default": eds[0], "guided": _guided_editions(),
+            "editions": {ed: {"title": all_data[ed].get("title", ed), "tables": all_data[ed].get("tables", {}),
+                              "entry": all_data[ed]["checkers"][c.id],
+                              "cites": {l["id"]: {"url": l["url"], "heading": l["heading"]}
+                                        for l in cite_links(ed, all_data[ed]["checkers"][c.id]["cites"])}}
+                         for ed in eds}}
+
+
+def _json_for_html(value) -> Markup:
+    """JSON to embed in a <script type="application/json">, keeping the order
+    of keys (the schema's order is the form's, and the error named first;
+    Flask's tojson sorts them) and escaping what could end the element."""
+    text = json.dumps(value, ensure_ascii=False)
+    for ch, esc in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
+        text = text.replace(ch, esc)
+    return Markup(text)
+
+
+def _guided_editions() -> list[str]:
+    """Editions with guided procedures (a record of an adjusted score), newest first."""
+    from laws.rulings import guided
+    return sorted(guided.load(), reverse=True)
+
+
+# --- the next step ---------------------------------------------------------------
+# The same rules are in static/checkers/page.js (nextSteps), for a result
+# computed on the phone.
+
+RECORD_PROCEDURE = "adjusted-score"  # the guided procedure a checker's result is recorded under
+
+
+def _query(values: dict) -> str:
+    return urlencode([(k, v) for k, v in values.items() if v not in (None, "")])
+
+
+def _signed(n) -> str:
+    return f"{'+' if n > 0 else ''}{n}"
+
+
+def next_steps(checker_id: str, values: dict, outcome: dict, guided_editions: list[str]) -> list[dict]:
+    """The next step from a result, with the facts known carried over: each
+    {kind: 'link', label, href}, or {kind: 'record', ...} for the form that
+    carries a score into a ruling record (it asks who declared, or for whom)."""
+    r, edition = outcome["result"], outcome["edition"]
+    record_edition = edition if edition in guided_editions else None
+    steps: list[dict] = []
+
+    def record_link(adjustment: str):
+        if record_edition:
+            steps.append({"kind": "link", "label": "Into a ruling record (adjusted score)",
+                          "href": "/rulings/record?" + _query({"procedure": RECORD_PROCEDURE, "edition": record_edition,
+                                                               "adjustment": adjustment[:500]})})
+
+    if checker_id == "board":
+        for side, words in (("NS", "North-South"), ("EW", "East-West")):
+            vulnerable = r["vulnerable"] in (side, "Both")
+            steps.append({"kind": "link", "label": f"Score a contract by {words} ({'vulnerable' if vulnerable else 'not vulnerable'})",
+                          "href": "/checkers/score?" + _query({"vulnerable": "on" if vulnerable else "", FILL: "1"})})
+    elif checker_id == "score":
+        s = r["score"]
+        steps.append({"kind": "link", "label": f"IMPs: the difference from {_signed(s)}, less the other table's score",
+                      "href": "/checkers/imps?" + _query({"difference": s, FILL: "1"})})
+        steps.append({"kind": "link", "label": f"Matchpoints: {_signed(s)} with the other scores on the board",
+                      "href": "/checkers/matchpoints?" + _query({"scores": s, FILL: "1"})})
+    elif checker_id == "imps":
+        record_link(f"{_signed(r['imps'])} IMPs (a difference of {r['difference']}, Law {outcome['cites'][0]})")
+    elif checker_id == "matchpoints":
+        scores = values.get("scores") or []
+        if scores:
+            record_link(f"{scores[0]}: {r['matchpoints'][0]} matchpoints on a top of {r['top']} "
+                        f"({r['percentages'][0]} %, Law {outcome['cites'][0]})")
+    if checker_id in ("score", "weighted-score", "artificial-score") and record_edition:
+        from laws.rulings import record
+        props = registry.get(checker_id).input_schema["properties"]
+        fields = {k: ("yes" if v else "") if isinstance(v, bool) else _field_value(props[k], v)
+                  for k, v in values.items() if k in props}
+        steps.append({"kind": "record", "label": "Into a ruling record (adjusted score)",
+                      "hidden": [("procedure", RECORD_PROCEDURE), ("edition", record_edition),
+                                 ("calc", record.carried_param(checker_id, fields, {}))],
+                      "extra": list(record.CARRIED.get(checker_id, ()))})
+    return steps
 
 
 def _record_carry(c: registry.Checker, state: str, values: dict | None) -> dict | None:
