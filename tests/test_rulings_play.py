@@ -150,13 +150,18 @@ FINDINGS = st.dictionaries(st.sampled_from(sorted(set().union(*(play.answerable(
                                            ["defective", "dummy_act"]), FINDING_VALUES, max_size=6)
 
 
+# the trick and the seat at fault (issue 20): absent, or any value, valid or not
+PLACE = st.fixed_dictionaries({}, optional={"trick": st.one_of(st.integers(0, 14), st.just("5"), st.booleans()),
+                                            "seat": st.sampled_from(["N", "E", "S", "W", "X", None])})
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edition=st.sampled_from(EDITIONS), contract=st.sampled_from(["4S", "3NT", "2HX", "7CXX"]),
-       declarer=st.sampled_from("NESW"), events=st.lists(EVENT, max_size=30), findings=FINDINGS)
-def test_no_play_and_no_findings_break_the_ruling(edition, contract, declarer, events, findings):
+       declarer=st.sampled_from("NESW"), events=st.lists(EVENT, max_size=30), findings=FINDINGS, place=PLACE)
+def test_no_play_and_no_findings_break_the_ruling(edition, contract, declarer, events, findings, place):
     try:
         reply = play.rule({"edition": edition, "contract": contract, "declarer": declarer, "play": events,
-                           "findings": findings})
+                           "findings": findings, **place})
     except RulingError as exc:
         assert str(exc)
         return

@@ -110,6 +110,7 @@ def test_what_no_card_shows_starts_its_own_ruling(page, base_url, browser):
     page.goto(f"{base_url}/rulings/play?edition=2017")
     _ready(page)
     page.fill("#app-contract", "4S")
+    page.tap("details.starters > summary")  # folded: rare at the table
     page.select_option("#app-dummy_call", "high")
     page.tap("#rule")
     assert "Law 46: incomplete dummy call" in page.inner_text(".ruling h2")
@@ -162,3 +163,98 @@ def test_same_ruling_offline(browser, app):
         assert "is a minor penalty card (50B)" in offline and "S5 (minor)" in offline
         assert offline == online
         ctx.close()
+
+
+# --- a later trick and the seat at fault (issue 20) ------------------------------------
+
+TRICK_CASES = json.loads((FIXTURES.parent / "rulings_play_trick.json").read_text(encoding="utf-8"))["cases"]
+
+
+def test_javascript_gives_the_same_rulings_from_a_later_trick(page, base_url):
+    """Every request of rulings_play_trick.json (a trick after the first, a
+    seat at fault, and the refusals) in every edition: the same reply."""
+    page.goto(f"{base_url}/rulings/play")
+    requests = [{**c["request"], "edition": ed} for c in TRICK_CASES for ed in EDITIONS]
+    got = page.evaluate("""async (reqs) => {
+        const bundle = await (await fetch('/rulings/play.json')).json();
+        return reqs.map(r => { try { return LawbookRulings.play.rule(bundle.editions, r); }
+                               catch (e) { return {error: String(e.message || e), field: e.field}; } });
+    }""", requests)
+    want = [_python(r) for r in requests]
+    mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
+    assert not mismatched, mismatched[:2]
+    assert sum("error" in w for w in want) == len(EDITIONS) * sum("error" in c for c in TRICK_CASES)
+
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def _how(pg) -> list[str]:
+    return pg.eval_on_selector_all("#app-how option", "os => os.map(o => o.value)")
+
+
+def test_revoke_at_trick_5_in_a_few_taps(page, base_url):
+    """At 360 x 740: contract, declarer, trick 5, the revoker, "a revoke",
+    the card, Rule, then the Laws' questions; the ruling says trick 5 and
+    cites 2017's provisions, and the ruling record's address carries the
+    trick and the seat."""
+    page.set_viewport_size(SMALL_PHONE)
+    page.goto(f"{base_url}/rulings/play?edition=2017")
+    _ready(page)
+    taps = 0
+
+    def act(fn, *args):
+        nonlocal taps
+        taps += 1
+        fn(*args)
+
+    act(page.fill, "#app-contract", "4S")
+    act(page.select_option, "#app-declarer", "S")
+    act(page.fill, "#app-trick", "5")
+    assert page.locator(".rank-grid [data-card='S3']").is_disabled()   # after trick 1: whose card, first
+    act(page.tap, ".seat-switch [data-seat='W']")
+    assert "revoke" in _how(page)
+    act(page.select_option, "#app-how", "revoke")
+    act(page.tap, ".suit-row [data-suit='C']")
+    act(page.tap, ".rank-grid [data-card='C3']")
+    assert page.inner_text(".play-list") == "West ♣3 (a revoke)"
+    assert page.locator("#app-closed").count() == 1                      # his card alone: nothing more to enter
+    act(page.tap, "#rule")
+    assert page.inner_text(".ruling h2") == "Law 64: revoke by West"
+    for value in ("yes", "play", "none", "no", "opponents", "yes"):      # established, noticed, other revoke,
+        act(page.tap, f".answers [data-value='{value}']")                # penalty card, who won it, a later trick
+    text = page.inner_text(".ruling")
+    assert "West revoked on trick 5: he failed to follow suit though able to (61A)." in text
+    assert "Tricks transferred\n1" in text
+    cites = page.eval_on_selector_all(".ruling .cites summary", "ss => ss.map(s => s.textContent.split(' — ')[0])")
+    assert cites == ["Law 61A", "Law 63A", "Law 63B", "Law 64A2", "Law 64C1"]
+    assert page.inner_text(".auction-line") == "4S by South, from trick 5, at fault: West"
+    assert taps == 14, taps  # 8 to enter and rule, 6 answers to the Laws' questions
+    assert "trick=5" in page.url and "seat=W" in page.url and "play=W%3AC3%3Arevoke" in page.url
+    assert _fits(page)
+    page.tap("#play-record")
+    page.wait_for_url("**/rulings/record?**")
+    assert "trick=5" in page.url and "seat=W" in page.url
+    record = page.inner_text("main")
+    assert "West revoked on trick 5" in record and "Trick: 5; At fault: W" in record
+    assert _fits(page)
+
+
+def test_a_lead_is_never_offered_as_a_revoke(page, base_url):
+    page.set_viewport_size(SMALL_PHONE)
+    page.goto(f"{base_url}/rulings/play?edition=2017")
+    _ready(page)
+    page.fill("#app-contract", "4S")
+    assert "revoke" not in _how(page)                        # West makes the opening lead
+    for seat, card in [("W", "HK"), ("N", "H2")]:
+        page.tap(f".seat-switch [data-seat='{seat}']")
+        page.tap(f".suit-row [data-suit='{card[0]}']")
+        page.tap(f".rank-grid [data-card='{card}']")
+    assert "revoke" in _how(page)                            # East follows to a heart: may revoke
+    for seat, card in [("E", "H5"), ("S", "HA")]:
+        page.tap(f".suit-row [data-suit='{card[0]}']")
+        page.tap(f".rank-grid [data-card='{card}']")
+    assert "revoke" not in _how(page)                        # South leads trick 2
+    box = page.locator("#app-trick").bounding_box()
+    assert box["height"] >= 44 and page.locator("#app-trick").is_disabled()  # the trick is set before the cards
+    assert _fits(page)

@@ -6,7 +6,9 @@ the same facts and walker run in static/rulings/ offline), and
 A ruling is a GET address: `/rulings/play?edition=2017&contract=4S
 &declarer=S&play=W:HK+N:H2+E:S5:exposed&held=no&unintentional=yes` — each card
 `SEAT:CARD` or `SEAT:CARD:MARKER`, each finding a parameter (`yes`/`no`, or
-the answer's word).
+the answer's word); `trick=5` when the play entered starts at trick 5, and
+`seat=W` for the seat at fault whose card is entered alone
+(`/rulings/play?contract=4S&declarer=S&trick=5&seat=W&play=W:C3:revoke`).
 """
 from __future__ import annotations
 
@@ -106,21 +108,31 @@ def finding_names() -> list[str]:
     return sorted(names)
 
 
+# the address's parameters of a play ruling that are not findings
+FIELDS = ["edition", "contract", "declarer", "trick", "seat", "play"]
+
+
 def payload_from_args(args) -> dict:
     findings = {}
     for name in finding_names():
         v = args.get(name)
         if v:
             findings[name] = True if v == "yes" else False if v == "no" else v
-    return {"edition": args.get("edition") or (editions() or ["2017"])[0],
-            "contract": args.get("contract") or "", "declarer": (args.get("declarer") or "").upper(),
-            "play": parse_play_text(args.get("play", "")), "findings": findings}
+    payload = {"edition": args.get("edition") or (editions() or ["2017"])[0],
+               "contract": args.get("contract") or "", "declarer": (args.get("declarer") or "").upper(),
+               "play": parse_play_text(args.get("play", "")), "findings": findings}
+    trick = (args.get("trick") or "").strip()
+    if trick:  # text that is not a number goes on as it is, for the ruling to refuse naming the field
+        payload["trick"] = int(trick) if trick.isascii() and trick.isdigit() and len(trick) < 4 else trick
+    if args.get("seat"):
+        payload["seat"] = args["seat"].strip().upper()
+    return payload
 
 
 @bp.get("/rulings/play")
 def play_page():
     args = request.args
-    keys = ["edition", "contract", "declarer", "play", *finding_names()]
+    keys = [*FIELDS, *finding_names()]
     state = {k: args[k] for k in keys if args.get(k)}
     eds = editions()
     edition = state.get("edition") or (eds[0] if eds else "")

@@ -11,6 +11,7 @@
   var RANKS = "23456789TJQKA";
   var RANK_NAMES = { T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
   var HONOURS = "TJQKA";
+  var FIELDS = ["edition", "contract", "declarer", "trick", "seat", "play", "findings"];
   var MARKERS = ["exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract"];
   var CARD = /^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$/;
   var CONTRACT = /^([1-7])(C|D|H|S|NT|N)(XX|X)?$/;
@@ -32,8 +33,8 @@
 
   function parseRequest(p) {
     if (p === null || typeof p !== "object" || Array.isArray(p)) throw new RulingError("Send a JSON object with the edition, contract, declarer, play and findings.", null);
-    var extra = Object.keys(p).filter(function (k) { return ["edition", "contract", "declarer", "play", "findings"].indexOf(k) < 0; }).sort();
-    if (extra.length) throw new RulingError("There is no field '" + extra[0] + "'; the fields are edition, contract, declarer, play and findings.", extra[0]);
+    var extra = Object.keys(p).filter(function (k) { return FIELDS.indexOf(k) < 0; }).sort();
+    if (extra.length) throw new RulingError("There is no field '" + extra[0] + "'; the fields are edition, contract, declarer, trick, seat, play and findings.", extra[0]);
     var edition = has(p, "edition") ? p.edition : "2017";
     if (typeof edition !== "string") throw new RulingError("The edition is a text such as \"2017\" or \"2007\".", "edition");
     var m = typeof p.contract === "string" ? CONTRACT.exec(p.contract.trim().toUpperCase()) : null;
@@ -62,7 +63,31 @@
       var v = findings[k];
       if (!(typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Math.floor(v) === v))) throw new RulingError("Finding '" + k + "' must be a word, a number or true/false.", "findings");
     });
-    return { edition: edition, level: parseInt(m[1], 10), strain: strain, declarer: p.declarer, events: events, findings: findings };
+    var req = { edition: edition, level: parseInt(m[1], 10), strain: strain, declarer: p.declarer, trick: trickOf(p), seat: seatOf(p), events: events, findings: findings };
+    if (req.seat) checkSeat(req);
+    return req;
+  }
+
+  /* the trick the first card entered belongs to (play/__init__.py's _trick) */
+  function trickOf(p) {
+    var trick = has(p, "trick") ? p.trick : 1;
+    if (typeof trick !== "number" || !Number.isInteger(trick) || trick < 1 || trick > 13)
+      throw new RulingError("The trick is a number from 1 to 13: the trick the first card entered belongs to.", "trick");
+    return trick;
+  }
+  function seatOf(p) {
+    if (!has(p, "seat")) return null;
+    if (typeof p.seat !== "string" || p.seat.length !== 1 || SEATS.indexOf(p.seat) < 0) throw new RulingError("The seat at fault is one of N, E, S, W.", "seat");
+    return p.seat;
+  }
+  /* with the seat at fault, the play entered is that seat's card alone */
+  function checkSeat(req) {
+    var seat = req.seat, n = req.trick, name = NAMES[seat];
+    var played = req.events.filter(function (e) { return e.marker !== "penalty" && e.marker !== "minor"; });
+    if (!played.length) throw new RulingError("With the seat at fault (" + name + "), enter " + name + "'s card: the card of the irregularity.", "seat");
+    if (played[0].seat !== seat) throw new RulingError("With the seat at fault (" + name + "), the play entered is " + name + "'s card at trick " + n + "; the first card entered is " + NAMES[played[0].seat] + "'s.", "seat");
+    if (played.length > 1) throw new RulingError("With the seat at fault (" + name + "), enter " + name + "'s card alone: the cards before it at trick " + n + " are not entered, so the cards after it cannot be placed. To enter more of the play, enter trick " + n + " from its lead, without the seat.", "seat");
+    if (n === 1 && seat === after(req.declarer)) throw new RulingError(name + " makes the opening lead (declarer's left-hand opponent): his card at trick 1 is the lead, entered first, without the seat.", "seat");
   }
 
   function winner(trick, trumps) {
@@ -75,18 +100,26 @@
     return best[0];
   }
 
-  function Table(declarer, strain) {
+  /* The play entered starts at trick `first`: after trick 1 its leader is not
+     known (null) until the first card played, taken as the lead; `joined`:
+     the seat at fault, whose card is entered alone (not a lead). */
+  function Table(declarer, strain, first, joined) {
+    first = first || 1; joined = joined || null;
     this.declarer = declarer; this.dummy = partner(declarer); this.trumps = strain === "NT" ? null : strain;
-    this.leader = after(declarer); this.trick = []; this.number = 1; this.winners = [];
+    this.leader = first === 1 && joined === null ? after(declarer) : null; this.joined = joined; this.first = first;
+    this.trick = []; this.number = first; this.winners = [];
     this.showedOut = { N: {}, E: {}, S: {}, W: {} }; this.penalty = { N: [], E: [], S: [], W: [] }; this.minor = {};
     this.log = [];  // [seat, card, trick] of every card played
   }
   Table.prototype.defender = function (s) { return s !== this.declarer && s !== this.dummy; };
   Table.prototype.side = function (s) { return s === this.declarer ? "declarer" : s === this.dummy ? "dummy" : "defender"; };
-  Table.prototype.expected = function () { return this.trick.length ? after(this.trick[this.trick.length - 1][0]) : this.leader; };
+  Table.prototype.expected = function () { return this.trick.length ? after(this.trick[this.trick.length - 1][0]) : (this.joined || this.leader); };
+  Table.prototype.leads = function () { return !this.trick.length && !this.joined; };
   Table.prototype.seatsInTrick = function () { return this.trick.map(function (x) { return x[0]; }); };
   Table.prototype.led = function () { return this.trick.length ? this.trick[0][1][0] : null; };
   Table.prototype.play = function (seat, card) {
+    if (this.number > 13) throw new RulingError("The play entered from trick " + this.first + " runs past trick 13: a deal has 13 tricks. Check the trick number.", "trick");
+    if (this.leader === null && !this.trick.length && !this.joined) this.leader = seat;  // the first card played after trick 1 leads
     if (this.trick.length && card[0] !== this.led() && !has(this.showedOut[seat], this.led())) this.showedOut[seat][this.led()] = this.number;
     var at = this.penalty[seat].indexOf(card);
     if (at >= 0) this.penalty[seat].splice(at, 1);
@@ -100,7 +133,7 @@
   };
 
   function analyse(req) {
-    var t = new Table(req.declarer, req.strain), events = req.events;
+    var t = new Table(req.declarer, req.strain, req.trick, req.seat), events = req.events;
     var base = { edition: req.edition, declarer: t.declarer, dummy: t.dummy, lho: after(t.declarer), rho: after(t.declarer, 3), trumps: t.trumps || "NT",
       at_turn: false, held_next: null };  // 45C1: only a card exposed at its holder's turn (heldAtTurn)
     function facts(kind, i, more, seat, card) {
@@ -117,6 +150,7 @@
     }
     for (var i = 0; i < events.length; i++) {
       var ev = events[i], seat = ev.seat, card = ev.card, marker = ev.marker;
+      if (t.leader === null && !t.trick.length && !t.joined && (marker === null || marker === "revoke" || marker === "simultaneous")) t.leader = seat;
       if (marker === "penalty" || marker === "minor") {
         if (!t.defender(seat)) throw new RulingError("Card " + (i + 1) + ": no card of declarer's or dummy's ever becomes a penalty card (48A).", "play");
         if (marker === "minor" && isHonour(card)) throw new RulingError("Card " + (i + 1) + ": a card of honour rank is always a major penalty card (50B).", "play");
@@ -139,11 +173,14 @@
         return irregularPlay(t, events, i, facts, true);
       }
       if (marker === "facedown") {
+        if (t.first !== 1) throw new RulingError("Card " + (i + 1) + ": only the opening lead is made face down, and the play entered starts at trick " + t.first + ".", "trick");
+        if (t.joined) throw new RulingError("Card " + (i + 1) + ": only the opening lead is made face down, and with the seat at fault the card entered is not a lead.", "seat");
         if (t.number !== 1 || t.trick.length) throw new RulingError("Card " + (i + 1) + ": only the opening lead is made face down.", "play");
         if (seat === t.leader) { t.play(seat, card); continue; }
         if (!t.defender(seat)) return facts("opening-lead-by-declaring-side", i, { face_down: true, correct_leader: t.leader });
         return facts("face-down-opening-lead-out-of-turn", i, { correct_leader: t.leader });
       }
+      if (marker === "revoke" && t.leads()) throw new RulingError("Card " + (i + 1) + ": " + NAMES[seat] + "'s " + cardName(card) + " is the lead to trick " + t.number + ", and a lead cannot be a revoke: a revoke is a failure to follow suit to the card led (61A). Enter the lead before it, or give the seat at fault (" + seat + ") with his card alone.", "play");
       if (seat !== t.expected()) return irregularPlay(t, events, i, facts, false);
       if (marker === "revoke" || has(t.showedOut[seat], card[0])) {
         var number;
@@ -151,7 +188,7 @@
         else number = t.showedOut[seat][card[0]];
         return revoke(t, events, i, number, seat, facts);
       }
-      if (t.penalty[seat].length) {
+      if (t.penalty[seat].length && !(t.joined && !t.trick.length)) {  // (the suit led to a joined trick is not known)
         var failed = failedPenaltyCard(t, seat, card);
         if (failed) {
           return facts("penalty-card-not-played", i, { penalty_card: failed, major: !t.minor[failed] || t.penalty[seat].length > 1,
@@ -160,9 +197,11 @@
       }
       t.play(seat, card);
     }
+    if (t.joined) throw new RulingError("With the seat at fault (" + NAMES[t.joined] + "), mark " + NAMES[t.joined] + "'s card with what happened (a revoke, an exposed card…): played in turn, it is no irregularity.", "seat");
     if (req.findings.dummy_call) return facts("incomplete-dummy-call", null, { leading: !t.trick.length }, t.dummy);
     for (var s = 0; s < 4; s++) {
       var holder = SEATS[s], cards = t.penalty[holder];
+      if (cards.length && t.expected() === null) throw new RulingError("From trick " + t.first + ", enter the cards of trick " + t.first + " from its lead: what a penalty card requires depends on who is to play.", "trick");
       if (cards.length) {
         var suits = {};
         cards.forEach(function (c) { suits[c[0]] = true; });
@@ -173,6 +212,7 @@
       }
     }
     if (req.findings.defective === "omitted" || req.findings.defective === "too-many") return facts("defective-trick", null);
+    if (t.expected() === null) throw new RulingError("From trick " + t.first + ", enter the cards of trick " + t.first + " from its lead: who is to play is not known without the tricks before it.", "trick");
     return facts("none", null, { next: t.expected() });
   }
 
@@ -250,7 +290,7 @@
     if (at < 0) throw new RulingError("Card " + (i + 1) + ": 'retract' marks a card its player asks to take back; " + NAMES[seat] + " has not played the " + cardName(card) + ".", "play");
     var number = t.log[at][2], later = t.log.slice(at + 1);
     return facts("retracted-card", i, { trick: number, later_card: later.length > 0,
-      later_to_trick: later.some(function (x) { return x[2] === number; }), opening_lead: at === 0 });
+      later_to_trick: later.some(function (x) { return x[2] === number; }), opening_lead: at === 0 && t.first === 1 && !t.joined });
   }
 
   function nextByLho(events, i) {
@@ -282,17 +322,17 @@
   }
 
   function revoke(t, events, i, number, seat, facts) {
-    var replay = new Table(t.declarer, t.trumps || "NT"), mate = partner(seat), established = null, where = i;
+    var replay = new Table(t.declarer, t.trumps || "NT", t.first, t.joined), mate = partner(seat), established = null, where = i;
     events.forEach(function (ev, k) {
       if (!(ev.marker === null || ev.marker === "revoke" || ev.marker === "facedown")) return;
       if (replay.number > number && (ev.seat === seat || ev.seat === mate)) established = true;
       if (replay.number === number && ev.seat === seat) where = k;
       replay.play(ev.seat, ev.card);
     });
-    var won = replay.winners, wonBy = null, laterWon = null;
-    if (won.length >= number) { var w = won[number - 1]; wonBy = w === seat ? "offender" : w === mate ? "partner" : "opponents"; }
-    if (won.slice(number).some(function (x) { return x === seat || x === mate; })) laterWon = "yes";
-    else if (won.length === 13) laterWon = "no";
+    var won = replay.winners, wonBy = null, laterWon = null, at = number - t.first;  // won[k]: the winner of trick first + k
+    if (won.length > at) { var w = won[at]; wonBy = w === seat ? "offender" : w === mate ? "partner" : "opponents"; }
+    if (won.slice(at + 1).some(function (x) { return x === seat || x === mate; })) laterWon = "yes";
+    else if (t.first + won.length - 1 === 13) laterWon = "no";
     var out = facts("revoke", where, { established: established, won_by: wonBy, later_won: laterWon, trick12: number === 12, revoke_trick: number }, seat, events[where].card);
     out.trick = number;
     return out;
@@ -350,6 +390,7 @@
   function heldAtTurn(t, seat, card) {
     var atTurn = t.defender(seat) && t.expected() === seat && t.seatsInTrick().indexOf(seat) < 0;
     if (!atTurn) return { at_turn: false, held_next: null };
+    if (t.joined && !t.trick.length) return { at_turn: true, held_next: null };  // how many cards came before it is not known
     var trick = t.trick.concat([[seat, card]]);
     return { at_turn: true, held_next: trick.length === 4 ? winner(trick, t.trumps) : after(seat) };
   }

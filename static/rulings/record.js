@@ -130,8 +130,13 @@
       var v = args[name];
       if (v) findings[name] = v === "yes" ? true : v === "no" ? false : v;
     });
-    return { edition: args.edition || editions[0], contract: args.contract || "", declarer: (args.declarer || "").toUpperCase(),
+    var payload = { edition: args.edition || editions[0], contract: args.contract || "", declarer: (args.declarer || "").toUpperCase(),
       play: play, findings: findings };
+    /* trick and seat as laws/web/rulings_play.py's payload_from_args reads them */
+    var trick = (args.trick || "").trim();
+    if (trick) payload.trick = /^[0-9]{1,3}$/.test(trick) ? parseInt(trick, 10) : trick;
+    if (args.seat) payload.seat = args.seat.trim().toUpperCase();
+    return payload;
   }
 
   function asked(data) {

@@ -156,7 +156,7 @@
     if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
     var q = r.questions[0];
     if (q) {
-      var qs = el("div", { "class": "question" }, [el("p", { "class": "ask" }, [el("strong", { text: q.text }), " (" + q.cites.join(", ") + ")"])]);
+      var qs = el("div", { "class": "question", "data-question": q.id }, [el("p", { "class": "ask" }, [el("strong", { text: q.text }), " (" + q.cites.join(", ") + ")"])]);
       if (q.answers) qs.appendChild(el("div", { "class": "answers" }, q.answers.map(function (a) {
         return el("button", { type: "button", "class": "big answer", "data-value": a.value, text: a.label, on: { click: function () { answer(q.id, a.value); } } });
       })));

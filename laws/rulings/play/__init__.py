@@ -7,6 +7,20 @@ The request (CONTRACT.md, "POST /api/rulings/play"):
      "play": [["W", "HK"], ["N", "H2"], ["E", "S5", "exposed"]],
      "findings": {"choice": "accept"}}
 
+    {"contract": "4S", "declarer": "S", "trick": 5, "seat": "W",
+     "play": [["W", "C3", "revoke"]], "findings": {"established": true}}
+
+`trick` (1 to 13, default 1) is the trick the first card entered belongs to:
+the tricks before it are not entered, and the facts count from it (West
+revoked on trick 5; later tricks are 6, 7, ...).  Who led that trick won a
+trick not entered, so the first card played to it is taken as its lead, in
+turn: a lead out of turn is found only at trick 1 or after a trick entered
+in full.  `seat` is the seat of the irregularity (the revoker): its card is
+entered alone, and the cards of its trick before it are not, so it is not
+a lead.  A lead cannot be a revoke: a revoke is a failure to follow suit to
+the card led (61A), so `revoke` on a lead is refused (a lead that broke a
+lead restriction is ruled from the penalty card, 50D).
+
 `play` lists every card in the order it reached the table, with its seat and,
 where it was not simply played face up, a marker:
 
@@ -29,7 +43,7 @@ irregularity and returns its *facts*: a flat dict of strings, numbers and
 booleans that the decision trees in play.json test.  Everything after the
 irregularity is read only for what the Laws make of it (a play by the next
 hand accepts a lead out of turn, 53A; a play to the next trick establishes a
-revoke, 63A1; ...).  static/rulings-play.js does the same in the browser; the
+revoke, 63A1; ...).  static/rulings/play.js does the same in the browser; the
 fixture file tests/fixtures/rulings_play.json is run against both.
 """
 from __future__ import annotations
@@ -48,6 +62,7 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RANKS = "23456789TJQKA"
 RANK_NAMES = {"T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 HONOURS = "TJQKA"
+FIELDS = ("edition", "contract", "declarer", "trick", "seat", "play", "findings")
 MARKERS = ("exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract")
 # What the Director is told that no card shows: each finding starts a ruling of
 # its own (46 for an incomplete call from dummy, 67 for a defective trick).  The
@@ -94,10 +109,10 @@ def parse_request(payload) -> dict:
     """The request checked and normalised; RulingInputError names what is wrong."""
     if not isinstance(payload, dict):
         raise RulingInputError("Send a JSON object with the edition, contract, declarer, play and findings.")
-    extra = sorted(set(payload) - {"edition", "contract", "declarer", "play", "findings"})
+    extra = sorted(set(payload) - set(FIELDS))
     if extra:
         raise RulingInputError(f"There is no field {extra[0]!r}; the fields are edition, contract, declarer, "
-                               "play and findings.", extra[0])
+                               "trick, seat, play and findings.", extra[0])
     edition = payload.get("edition", "2017")
     if not isinstance(edition, str):
         raise RulingInputError("The edition is a text such as \"2017\" or \"2007\".", "edition")
@@ -139,8 +154,54 @@ def parse_request(payload) -> dict:
     for key, value in findings.items():
         if not isinstance(value, (str, bool, int)) or isinstance(value, float):
             raise RulingInputError(f"Finding {key!r} must be a word, a number or true/false.", "findings")
-    return {"edition": edition, "level": int(m.group(1)), "strain": strain, "declarer": declarer,
-            "events": events, "findings": findings}
+    req = {"edition": edition, "level": int(m.group(1)), "strain": strain, "declarer": declarer,
+           "trick": _trick(payload), "seat": _seat(payload), "events": events, "findings": findings}
+    if req["seat"]:
+        _check_seat(req)
+    return req
+
+
+def _trick(payload: dict) -> int:
+    trick = payload.get("trick", 1)
+    # a bool is an int to Python, but JSON's true is no trick number; 5.0 is
+    # an integer to JSON Schema and to JavaScript
+    if isinstance(trick, float) and trick.is_integer():
+        trick = int(trick)
+    if isinstance(trick, bool) or not isinstance(trick, int) or not 1 <= trick <= 13:
+        raise RulingInputError("The trick is a number from 1 to 13: the trick the first card entered belongs to.",
+                               "trick")
+    return trick
+
+
+def _seat(payload: dict) -> str | None:
+    if "seat" not in payload:
+        return None
+    seat = payload["seat"]
+    if seat not in tuple(SEATS):
+        raise RulingInputError("The seat at fault is one of N, E, S, W.", "seat")
+    return seat
+
+
+def _check_seat(req: dict) -> None:
+    """With the seat at fault, the play entered is that seat's card alone
+    (penalty cards already on the table aside): the cards of its trick
+    before it are not entered, so nothing after it can be placed in a trick."""
+    seat, n = req["seat"], req["trick"]
+    name = SEAT_NAMES[seat]
+    played = [e for e in req["events"] if e["marker"] not in ("penalty", "minor")]
+    if not played:
+        raise RulingInputError(f"With the seat at fault ({name}), enter {name}'s card: the card of the "
+                               "irregularity.", "seat")
+    if played[0]["seat"] != seat:
+        raise RulingInputError(f"With the seat at fault ({name}), the play entered is {name}'s card at trick {n}; "
+                               f"the first card entered is {SEAT_NAMES[played[0]['seat']]}'s.", "seat")
+    if len(played) > 1:
+        raise RulingInputError(f"With the seat at fault ({name}), enter {name}'s card alone: the cards before it "
+                               f"at trick {n} are not entered, so the cards after it cannot be placed. To enter "
+                               f"more of the play, enter trick {n} from its lead, without the seat.", "seat")
+    if n == 1 and seat == after(req["declarer"]):
+        raise RulingInputError(f"{name} makes the opening lead (declarer's left-hand opponent): his card at trick "
+                               "1 is the lead, entered first, without the seat.", "seat")
 
 
 # --- the play, by the Laws of procedure --------------------------------------------
@@ -160,15 +221,22 @@ def _winner(trick: list[tuple[str, str]], trumps: str | None) -> str:
 class _Table:
     """The state of the play as the events are read: the current trick, who
     leads, the winners of completed tricks, who showed out of which suit (and
-    on which trick), the penalty cards on the table."""
+    on which trick), the penalty cards on the table.
 
-    def __init__(self, declarer: str, strain: str):
+    The play entered starts at trick `first`.  After trick 1 its leader won a
+    trick not entered: unknown (None) until the first card played, which is
+    taken as the lead.  `joined`: the seat at fault, whose card is entered
+    alone, the cards before it at that trick not entered (not a lead)."""
+
+    def __init__(self, declarer: str, strain: str, first: int = 1, joined: str | None = None):
         self.declarer = declarer
         self.dummy = partner(declarer)
         self.trumps = None if strain == "NT" else strain
-        self.leader = after(declarer)
+        self.leader = after(declarer) if first == 1 and joined is None else None
+        self.joined = joined
         self.trick: list[tuple[str, str]] = []
-        self.number = 1
+        self.first = first
+        self.number = first
         self.winners: list[str] = []
         self.showed_out: dict[str, dict[str, int]] = {s: {} for s in SEATS}
         self.penalty: dict[str, list[str]] = {s: [] for s in SEATS}
@@ -181,8 +249,14 @@ class _Table:
     def side(self, seat: str) -> str:
         return "declarer" if seat == self.declarer else "dummy" if seat == self.dummy else "defender"
 
-    def expected(self) -> str:
-        return self.leader if not self.trick else after(self.trick[-1][0])
+    def expected(self) -> str | None:
+        if self.trick:
+            return after(self.trick[-1][0])
+        return self.joined or self.leader
+
+    def leads(self) -> bool:
+        """The next card played is the lead of its trick."""
+        return not self.trick and not self.joined
 
     def seats_in_trick(self) -> list[str]:
         return [s for s, _ in self.trick]
@@ -191,6 +265,11 @@ class _Table:
         return self.trick[0][1][0] if self.trick else None
 
     def play(self, seat: str, card: str) -> None:
+        if self.number > 13:
+            raise RulingInputError(f"The play entered from trick {self.first} runs past trick 13: a deal has 13 "
+                                   "tricks. Check the trick number.", "trick")
+        if self.leader is None and not self.trick and not self.joined:
+            self.leader = seat  # the first card played after trick 1 leads (its leader won a trick not entered)
         if self.trick and card[0] != self.led():
             self.showed_out[seat].setdefault(self.led(), self.number)
         if card in self.penalty[seat]:
@@ -211,14 +290,20 @@ def _held_at_turn(t: _Table, seat: str, card: str) -> dict:
     at_turn = t.defender(seat) and t.expected() == seat and seat not in t.seats_in_trick()
     if not at_turn:
         return {"at_turn": False, "held_next": None}
+    if t.joined and not t.trick:  # the cards before it at this trick are not entered: how many is not known
+        return {"at_turn": True, "held_next": None}
     trick = [*t.trick, (seat, card)]
     return {"at_turn": True, "held_next": _winner(trick, t.trumps) if len(trick) == 4 else after(seat)}
+
+
+def _table(req: dict) -> _Table:
+    return _Table(req["declarer"], req["strain"], req.get("trick", 1), req.get("seat"))
 
 
 def analyse(req: dict) -> dict:
     """The facts of the first irregularity in the play (kind 'none' if there
     is none).  Facts are flat: the trees in play.json test them by name."""
-    t = _Table(req["declarer"], req["strain"])
+    t = _table(req)
     events = req["events"]
     base = {"edition": req["edition"], "declarer": t.declarer, "dummy": t.dummy, "lho": after(t.declarer),
             "rho": after(t.declarer, 3), "trumps": t.trumps or "NT",
@@ -240,6 +325,8 @@ def analyse(req: dict) -> dict:
 
     for i, ev in enumerate(events):
         seat, card, marker = ev["seat"], ev["card"], ev["marker"]
+        if t.leader is None and not t.trick and not t.joined and marker in (None, "revoke", "simultaneous"):
+            t.leader = seat  # after trick 1, the first card played is taken as the lead, in turn
 
         if marker in ("penalty", "minor"):
             if not t.defender(seat):
@@ -281,6 +368,12 @@ def analyse(req: dict) -> dict:
             return _irregular_play(t, events, i, facts, simultaneous=True)
 
         if marker == "facedown":
+            if t.first != 1:
+                raise RulingInputError(f"Card {i + 1}: only the opening lead is made face down, and the play "
+                                       f"entered starts at trick {t.first}.", "trick")
+            if t.joined:
+                raise RulingInputError(f"Card {i + 1}: only the opening lead is made face down, and with the seat "
+                                       "at fault the card entered is not a lead.", "seat")
             if t.number != 1 or t.trick:
                 raise RulingInputError(f"Card {i + 1}: only the opening lead is made face down.", "play")
             if seat == t.leader:
@@ -289,6 +382,12 @@ def analyse(req: dict) -> dict:
             if not t.defender(seat):
                 return facts("opening-lead-by-declaring-side", i, face_down=True, correct_leader=t.leader)
             return facts("face-down-opening-lead-out-of-turn", i, correct_leader=t.leader)
+
+        if marker == "revoke" and t.leads():
+            raise RulingInputError(f"Card {i + 1}: {SEAT_NAMES[seat]}'s {card_name(card)} is the lead to trick "
+                                   f"{t.number}, and a lead cannot be a revoke: a revoke is a failure to follow "
+                                   "suit to the card led (61A). Enter the lead before it, or give the seat at "
+                                   f"fault ({seat}) with his card alone.", "play")
 
         if seat != t.expected():
             return _irregular_play(t, events, i, facts)
@@ -301,7 +400,7 @@ def analyse(req: dict) -> dict:
                 number = t.showed_out[seat][card[0]]
             return _revoke(t, events, i, number, seat, facts, req["findings"])
 
-        if t.penalty[seat]:
+        if t.penalty[seat] and not (t.joined and not t.trick):  # (the suit led to a joined trick is not known)
             failed = _failed_penalty_card(t, seat, card)
             if failed:
                 return facts("penalty-card-not-played", i, penalty_card=failed,
@@ -312,10 +411,17 @@ def analyse(req: dict) -> dict:
 
     # no irregularity in the cards: what the Director heard declarer call from
     # dummy (46), penalty cards on the table, or a defective trick found (67)
+    if t.joined:
+        name = SEAT_NAMES[t.joined]
+        raise RulingInputError(f"With the seat at fault ({name}), mark {name}'s card with what happened (a revoke, "
+                               "an exposed card…): played in turn, it is no irregularity.", "seat")
     if req["findings"].get("dummy_call"):
         return facts("incomplete-dummy-call", None, seat=t.dummy, leading=not t.trick)
     for seat in SEATS:
         cards = t.penalty[seat]
+        if cards and t.expected() is None:
+            raise RulingInputError(f"From trick {t.first}, enter the cards of trick {t.first} from its lead: what a "
+                                   "penalty card requires depends on who is to play.", "trick")
         if cards:
             major = len(cards) > 1 or any(c not in t.minor for c in cards)
             return facts("penalty-card-on-table", None, seat=seat, card=cards[0], cards=" ".join(cards),
@@ -325,6 +431,9 @@ def analyse(req: dict) -> dict:
                          holder_to_play=t.expected() == seat)
     if req["findings"].get("defective") in ("omitted", "too-many"):
         return facts("defective-trick", None)
+    if t.expected() is None:
+        raise RulingInputError(f"From trick {t.first}, enter the cards of trick {t.first} from its lead: who is to "
+                               "play is not known without the tricks before it.", "trick")
     return facts("none", None, next=t.expected())
 
 
@@ -447,7 +556,8 @@ def _retraction(t: _Table, events, i, facts) -> dict:
     number = t.log[at][2]
     later = t.log[at + 1:]
     return facts("retracted-card", i, trick=number, later_card=bool(later),
-                 later_to_trick=any(n == number for _, _, n in later), opening_lead=at == 0)
+                 later_to_trick=any(n == number for _, _, n in later),
+                 opening_lead=at == 0 and t.first == 1 and not t.joined)
 
 
 def _next_by_lho(t: _Table, events, i) -> bool:
@@ -493,8 +603,8 @@ def _revoke(t: _Table, events, i, number: int, seat: str, facts, findings: dict)
     """Facts of a revoke on trick `number` by `seat`, as far as the recorded
     play shows: established (63A1: the offender or his partner played to a
     later trick), who won the revoke trick, whether the offending side won a
-    later trick (64A)."""
-    replay = _Table(t.declarer, t.trumps or "NT")
+    later trick (64A).  Tricks count from the first trick entered."""
+    replay = _Table(t.declarer, t.trumps or "NT", t.first, t.joined)
     mate, established, where = partner(seat), None, i
     for k, ev in enumerate(events):
         if ev["marker"] not in (None, "revoke", "facedown"):
@@ -504,15 +614,16 @@ def _revoke(t: _Table, events, i, number: int, seat: str, facts, findings: dict)
         if replay.number == number and ev["seat"] == seat:
             where = k
         replay.play(ev["seat"], ev["card"])
-    won = replay.winners
-    if len(won) >= number:
-        w = won[number - 1]
+    won = replay.winners  # won[k]: the winner of trick first + k
+    at = number - t.first
+    if len(won) > at:
+        w = won[at]
         won_by = "offender" if w == seat else "partner" if w == mate else "opponents"
     else:
         won_by = None
-    if any(w in (seat, mate) for w in won[number:]):
+    if any(w in (seat, mate) for w in won[at + 1:]):
         later_won = "yes"
-    elif len(won) == 13:
+    elif t.first + len(won) - 1 == 13:
         later_won = "no"
     else:
         later_won = None
