@@ -95,14 +95,14 @@ def test_the_same_with_no_connection(browser, app):
 
 def test_a_reader_can_hide_the_plain_words(browser, app):
     with serve(app) as (url, _server), watched_page(browser) as pg:
-        pg.goto(f"{url}/2017/law/16")
+        pg.goto(f"{url}/2017/law/16#16B1(a)")  # landed on: its section open (a long law is folded)
         gloss = pg.locator('section[id="16B1(a)"] .plain-words')
         assert gloss.is_visible()
         toggle = pg.locator(".plain-toggle")
         toggle.tap()
         assert not gloss.is_visible()
         assert toggle.get_attribute("aria-pressed") == "true"
-        pg.goto(f"{url}/2017/law/12")  # the choice is kept on this device
+        pg.goto(f"{url}/2017/law/12#12A")  # the choice is kept on this device
         assert not pg.locator(".plain-words").first.is_visible()
         pg.locator(".plain-toggle").tap()
         assert pg.locator(".plain-words").first.is_visible()
