@@ -6,12 +6,16 @@
    - CORE and the assets, in a cache of this version;
    - pages, in one cache kept across versions, each with the content hash the
      server gave it (its ETag): the pages every device keeps (/offline/pages.json:
-     the code in force, the guide, the rulings), every page the reader opens,
+     the code in force and its index, the rulings and records, the checkers,
+     the guide, the comparison of the code in force with the one before it),
+     every page the reader opens,
      and every page of an edition the reader chose to keep ("Keep offline" on
      its contents page; /offline/editions/<id>.json lists them).
    After a rebuild the new worker compares the hashes: a page whose hash is
    the same is kept as it is, a changed one is fetched again, a page that no
-   longer exists is dropped.  A rebuild that changed one law costs one page. */
+   longer exists is dropped.  A rebuild that changed one law costs one page.
+   After each pass the worker writes how complete the device's copy is
+   (STATUS, in META), which the offline page shows. */
 "use strict";
 var VERSION = {{ version|tojson }};
 var CACHE = "lawbook-" + VERSION;
@@ -19,6 +23,7 @@ var PAGES = "lawbook-pages";
 var META = "lawbook-meta";
 var KEPT = "/offline/kept";      /* in META: the editions the reader keeps, ["2007"] */
 var SYNCED = "/offline/synced";  /* in META: the version whose hashes the pages match */
+var STATUS = "/offline/status";  /* in META: {version, total, missing, complete, at} after a pass */
 var HASH = "X-Lawbook-Hash";
 var ASSETS = {{ assets|tojson }};
 var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/offline/search.json",
@@ -152,13 +157,29 @@ function sync(force, opened) {
           return writeMeta(SYNCED, VERSION).then(function () { return fetched; });
         });
       }).then(function (fetched) {
-        return { total: Object.keys(wanted).length, fetched: fetched };
+        return report(cache, wanted, fetched);
       });
     });
-  }).then(function (done) { tell({ type: "precached", total: done.total, fetched: done.fetched }); })
+  }).then(function (done) {
+    tell({ type: "precached", total: done.total, fetched: done.fetched, missing: done.missing, complete: done.complete });
+  })
     .catch(function () {})
     .then(function () { syncing = null; });
   return syncing;
+}
+
+/* How complete this device's copy is after a pass: every page it should
+   hold, and how many it still lacks (a fetch that failed is tried again at
+   the next pass).  The offline page reads it from META. */
+function report(cache, wanted, fetched) {
+  return cache.keys().then(function (requests) {
+    var held = {};
+    requests.forEach(function (r) { var u = new URL(r.url); held[u.pathname + u.search] = true; });
+    var urls = Object.keys(wanted);
+    var missing = urls.filter(function (u) { return !held[u]; }).length;
+    var status = { version: VERSION, total: urls.length, missing: missing, complete: missing === 0, at: Date.now() };
+    return writeMeta(STATUS, status).then(function () { return { total: urls.length, fetched: fetched, missing: missing, complete: missing === 0 }; });
+  });
 }
 
 /* "Keep offline" on an edition's contents page, and its undoing. */
@@ -264,10 +285,12 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.mode === "navigate" && url.search &&
       (path === "/rulings/auction" || path === "/rulings/play" || path === "/rulings/record" || path.indexOf("/rulings/guided/") === 0 ||
-       /^\/[^\/]+\/index$/.test(path))) {
+       /^\/[^\/]+\/index$/.test(path) || /^\/checkers\/[^\/]+$/.test(path))) {
     /* A ruling's own address: the page's script walks the same rules offline,
        so the kept page without its query answers when there is no network;
-       so does an official index filtered with ?q= (its script filters it). */
+       so does an official index filtered with ?q= (its script filters it),
+       and a checker with its inputs (/checkers/score?level=4&…: the page's
+       script computes what the server would). */
     event.respondWith(fetch(request).then(function (resp) {
       /* a record made online (its adjusted score computed by the checkers on
          the server) is kept, so its link reopens it offline */

@@ -86,8 +86,9 @@ def test_a_rebuild_with_one_law_changed_changes_only_that_laws_hash(client, rebu
     after = manifests(rebuilt.test_client())
     assert set(before) == set(after)
     changed = sorted(u for u in before if before[u] != after[u])
-    # the law, and the sources page, which prints each source file's checksum
-    assert changed == ["/2017/law/76", "/sources"]
+    # the law, its comparison with the code before it (kept too: issue 20), and
+    # the sources page, which prints each source file's checksum
+    assert changed == ["/2017/law/76", "/compare/76?from=2007&to=2017", "/sources"]
     page = rebuilt.test_client().get("/2017/law/76").get_data(as_text=True)
     assert "subject to the authority of the Director" in page
 

@@ -15,10 +15,15 @@ default: over plain HTTP (localhost, `python app.py`) it would mean nothing.
 
 Offline: `/sw.js` is the service worker (scope `/`).  Its text names the
 version of the assets and of the store being served, so a rebuild or a new
-stylesheet installs a new worker, which fetches the pages again.  What it
-keeps is listed by `/offline/pages.json` (every contents, law, definitions and
-guide page, made from the store); `/offline/index.json` lets it (and the page
-script) resolve a citation typed in the jump box without the network.
+stylesheet installs a new worker, which fetches the pages again.  What every
+device keeps is `kit()`, listed by `/offline/pages.json`: the code in force
+and its official index, the rulings and their records, every checker of the
+registry, the guide, and the comparison of the code in force with the code
+before it, all made from the store (no edition is named here, so a 2027 code
+is kept by rebuilding); the offline page lists the same groups
+(`offline_kit()`).  `/offline/index.json` lets the worker (and the page
+script) resolve a citation typed in the jump box without the network.  The
+footer's editions come from the store too (`footer_editions()`).
 """
 from __future__ import annotations
 
@@ -29,13 +34,15 @@ import os
 import mimetypes
 import re
 from pathlib import Path
+from urllib.parse import urlencode
 
 import brotli
 from flask import Response, abort, current_app, render_template, request, url_for
 from flask_compress import Compress
 
 from laws import queries
-from laws.web.db import build_dir, get_db
+from laws.checkers import registry
+from laws.web.db import StoreMissing, build_dir, get_db
 
 YEAR = 365 * 24 * 3600
 CSP = "; ".join([
@@ -172,30 +179,121 @@ def edition_pages(edition_id: str) -> list[str]:
     return cached(f"edition_pages:{edition_id}", compute)
 
 
-def kept_pages() -> list[str]:
-    """What every device keeps once a first page has been seen: the home and
-    offline pages, the code in force and its official index, the guide, the
-    rulings.  Other editions
-    are kept as the reader opens their pages, or all at once when the reader
-    asks ("Keep offline" on the edition's contents page): their lists are
-    `/offline/editions/<id>.json`.  So what a phone holds does not grow with
-    the number of editions in the corpus."""
+def previous_code(in_force: dict, codes: list[dict]) -> dict | None:
+    """The code the one in force replaced: the newest older code of its family
+    (2007 for 2017; a 2027 code in force would make it 2017)."""
+    older = [e for e in codes if e["family"] == in_force["family"] and e["year"] < in_force["year"]]
+    return max(older, key=lambda e: e["year"]) if older else None
+
+
+def compare_pages(older: str, newer: str, laws: list[int]) -> list[str]:
+    """The comparison pages of two codes, at the addresses the site links to
+    (a law page's history, the overview's table: `?from=<older>&to=<newer>`),
+    so that a tap with no connection finds the kept page."""
+    pair = urlencode({"from": older, "to": newer})
+    return ["/compare", f"/compare?{pair}"] + [f"/compare/{n}?{pair}" for n in laws]
+
+
+def kit() -> list[dict]:
+    """What every device keeps once a first page has been seen, in the groups
+    the offline page lists (`key`, `title`, `what`, `href`, `urls`): the code
+    in force with its official index, the rulings and their records, the
+    checkers, the guide, the comparison of the code in force with the one
+    before it, and search.  Other editions are kept as the reader opens their
+    pages, or all at once when the reader asks ("Keep offline" on the
+    edition's contents page; their lists are `/offline/editions/<id>.json`),
+    so what a phone holds does not grow with the number of editions."""
     def compute():
         db = get_db()
-        urls = ["/", "/guide", "/sources", "/offline", "/offline/search"]
-        in_force = next((e for e in _code_editions() if e.get("in_force")), None)
+        codes = _code_editions()
+        groups = [{"key": "site", "title": "Lawbook", "what": "the home page, this page and the sources",
+                   "href": "/", "urls": ["/", "/offline", "/sources"]}]
+        in_force = next((e for e in codes if e.get("in_force")), None)
         if in_force is not None:
-            urls += edition_pages(in_force["id"])
+            urls = list(edition_pages(in_force["id"]))
+            what = f"contents, every law ({len(in_force['laws'])})"
+            if len(urls) > len(in_force["laws"]) + 1:
+                what += ", the definitions"
             if queries.has_index(db, in_force["id"]):  # its official index, A to Z (filtered on the phone)
                 urls.append(url_for("pages.official_index", edition=in_force["id"]))
-        urls += [url_for("pages.topic", topic_id=t["id"]) for t in queries.guide(db)]
-        urls += ["/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json"]  # the ruling flow works offline (its data: sw.js CORE)
-        from laws.web import guided  # the guided rulings and the ruling record too
-        urls += ["/rulings/guided", "/rulings/guided.json", "/rulings/record", "/rulings/saved"]
-        eds = guided.available()
-        urls += [f"/rulings/guided/{p['id']}" for p in (guided.guided.procedures(eds[0]) if eds else [])]
-        return urls
+                what += " and the official index"
+            groups.append({"key": "code", "title": f"{in_force['title']} (in force)", "what": what,
+                           "href": urls[0], "urls": urls})
+        groups.append(_rulings_group())
+        checkers = registry.all_checkers()
+        groups.append({"key": "checkers", "title": "Rule checkers",
+                       "what": f"all {len(checkers)} checker pages, each with its form",
+                       "href": "/checkers",
+                       "urls": ["/checkers"] + [url_for("checkers.page", checker_id=c.id) for c in checkers]})
+        topics = queries.guide(db)
+        groups.append({"key": "guide", "title": "The simplified guide", "what": f"{len(topics)} topics",
+                       "href": url_for("pages.guide"),
+                       "urls": [url_for("pages.guide")] + [url_for("pages.topic", topic_id=t["id"]) for t in topics]})
+        before = previous_code(in_force, codes) if in_force is not None else None
+        if before is not None:
+            shared = sorted(set(before["laws"]) & set(in_force["laws"]))
+            groups.append({"key": "compare",
+                           "title": f"What changed: the {before['year']} Laws against the {in_force['year']} Laws",
+                           "what": f"every law the two codes share ({len(shared)}), word by word",
+                           "href": f"/compare?{urlencode({'from': before['id'], 'to': in_force['id']})}",
+                           "urls": compare_pages(before["id"], in_force["id"], shared)})
+        groups.append({"key": "search", "title": "Search", "what": "words and citations, in every edition, on this device",
+                       "href": "/offline/search", "urls": ["/offline/search"]})
+        return groups
+    return cached("kit", compute)
+
+
+def _rulings_group() -> dict:
+    """The ruling flows and the ruling record: the pages and the data their
+    scripts walk offline (/rulings/auction.json is in sw.js's CORE)."""
+    from laws.web import guided
+
+    urls = ["/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json",
+            "/rulings/guided", "/rulings/guided.json", "/rulings/record", "/rulings/saved"]
+    eds = guided.available()
+    procedures = guided.guided.procedures(eds[0]) if eds else []
+    urls += [f"/rulings/guided/{p['id']}" for p in procedures]
+    return {"key": "rulings", "title": "Rulings at the table",
+            "what": f"auction, play and {len(procedures)} guided rulings, each ending in its ruling record",
+            "href": "/rulings", "urls": urls}
+
+
+def kept_pages() -> list[str]:
+    """Every address of the kit (`kit()`), once each, most needed first: the
+    service worker fetches them in this order."""
+    def compute():
+        out: list[str] = []
+        for g in kit():
+            out += [u for u in g["urls"] if u not in out]
+        return out
     return cached("kept_pages", compute)
+
+
+def offline_kit() -> dict:
+    """What the offline page lists: the kit's groups with their page counts,
+    and the other code editions a reader may keep as well."""
+    def compute():
+        codes = sorted(_code_editions(), key=queries.jump_order)
+        return {"groups": [{k: g[k] for k in ("key", "title", "what", "href")} | {"pages": len(g["urls"])}
+                           for g in kit()],
+                "pages": len(kept_pages()),
+                "others": [{"id": e["id"], "title": e["title"], "pages": len(edition_pages(e["id"])),
+                            "href": url_for("pages.contents", edition=e["id"])}
+                           for e in codes if not e.get("in_force")]}
+    return cached("offline_kit", compute)
+
+
+def footer_editions() -> list[dict]:
+    """The code editions for the footer, the code in force first then newest
+    first (`queries.jump_order`): a new code appears by rebuilding."""
+    def compute():
+        return [{"href": url_for("pages.contents", edition=e["id"]),
+                 "label": f"{e['year']} Laws" + ("" if e["family"] == "duplicate" else f" ({e['family']})")}
+                for e in sorted(_code_editions(), key=queries.jump_order)]
+    try:
+        return cached("footer_editions", compute)
+    except StoreMissing:  # no store yet (the page that says so): the footer names no edition
+        return []
 
 
 def every_page() -> list[str]:
@@ -216,10 +314,29 @@ def hashed(urls: list[str]) -> dict[str, str]:
 
     out = {}
     for u in urls:
-        tag = etag_for(u)
+        tag = etag_for(u) if "?" not in u else _query_hash(u)
         if tag is not None:
             out[u] = tag
     return out
+
+
+def _query_hash(url: str) -> str | None:
+    """The content hash of a page whose address has a query string (a
+    comparison of two codes): its view reads the query, which etag_for's
+    path alone cannot give it, so it is rendered here with its own."""
+    from werkzeug.exceptions import HTTPException
+
+    from laws.web.pagecache import content_hash
+
+    path, _, query = url.partition("?")
+    with current_app.test_request_context(path, query_string=query):
+        try:
+            resp = current_app.make_response(current_app.dispatch_request())
+        except HTTPException:
+            return None
+    if resp.status_code != 200 or resp.direct_passthrough:
+        return None
+    return content_hash(resp.get_data(as_text=True))
 
 
 def offline_manifest() -> dict:
@@ -294,7 +411,8 @@ def init_app(app) -> None:
 
     @app.context_processor
     def helpers():
-        return {"asset": assets.url}
+        # called by the templates that need them (the footer, the offline page), not on every render
+        return {"asset": assets.url, "footer_editions": footer_editions, "offline_kit": offline_kit}
 
     # what renders the pages: a deploy that changes it changes the worker's
     # version, so devices compare their kept pages' hashes again

@@ -1,0 +1,250 @@
+"""The table kit (issue 20), on the server side: the home page as the front
+door (the box, then "What happened?" with its four starts), the footer's
+editions from the store, and what a phone keeps offline on a first visit
+(laws.web.site.kit: the code in force and its index, the rulings and their
+records, every checker, the guide, and the comparison of the code in force
+with the code before it, at the very addresses the site links to).
+
+A corpus with a 2027 code in force, built as an organiser would add it,
+proves that nothing names an edition: the footer, the kit and its
+comparison follow the store.  The browser side is
+tests/test_offline_kit_browser.py.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from html import unescape
+from html.parser import HTMLParser
+from urllib.parse import urlencode
+
+import pytest
+
+from laws import queries
+from laws.checkers import registry
+from laws.web.pagecache import content_hash
+
+from conftest import CORPUS
+
+
+class Links(HTMLParser):
+    """The hrefs inside the first element matching (tag, class), in order."""
+
+    def __init__(self, tag: str, cls: str | None = None):
+        super().__init__()
+        self.tag, self.cls, self.depth, self.done, self.hrefs = tag, cls, 0, False, []
+        self.texts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if self.depth:
+            if tag == self.tag:
+                self.depth += 1
+            if tag == "a":
+                self.hrefs.append(a.get("href"))
+                self.texts.append("")
+        elif not self.done and tag == self.tag and (self.cls is None or self.cls in (a.get("class") or "").split()):
+            self.depth = 1
+
+    def handle_endtag(self, tag):
+        if self.depth and tag == self.tag:
+            self.depth -= 1
+            self.done = self.depth == 0
+
+    def handle_data(self, data):
+        if self.depth and self.texts:
+            self.texts[-1] += data
+
+
+def links(html: str, tag: str, cls: str | None = None) -> Links:
+    p = Links(tag, cls)
+    p.feed(html)
+    return p
+
+
+def codes_in_jump_order(db) -> list[dict]:
+    return sorted((e for e in queries.editions(db) if e["kind"] == "code"), key=queries.jump_order)
+
+
+# --- home: the box, then what happened ------------------------------------------------
+
+def test_home_has_the_box_then_the_four_starts(client):
+    html = client.get("/").get_data(as_text=True)
+    starts = links(html, "ul", "starts")
+    assert starts.hrefs == ["/rulings/auction", "/rulings/play", "/rulings/guided", "/checkers"]
+    assert [" ".join(t.split()) for t in starts.texts] == [
+        "Auction insufficient bid, call out of turn, change of call…",
+        "Play lead out of turn, revoke, exposed card, defective trick…",
+        "Judgement hesitation, misinformation, claims, adjusted scores…",
+        "Scores and boards dealer and vulnerability, score, IMPs, matchpoints…"]
+    # the box comes first, then the heading, then the starts, before anything else
+    box, heading, first = html.index('id="jump-home"'), html.index(">What happened?</h2>"), html.index('class="starts"')
+    assert box < heading < first < html.index("<h2>Editions</h2>")
+
+
+def test_every_start_lands_on_a_page(client):
+    html = client.get("/").get_data(as_text=True)
+    for href in links(html, "ul", "starts").hrefs:
+        r = client.get(href)
+        assert r.status_code == 200 and r.mimetype == "text/html", href
+
+
+# --- the footer: the code editions of the store, the code in force first ---------------
+
+@pytest.mark.parametrize("url", ["/", "/2007/law/12", "/guide", "/no-such-page"])
+def test_footer_lists_the_code_editions_from_the_store(client, db, url):
+    html = client.get(url).get_data(as_text=True)
+    footer = links(html, "footer")
+    expected = [f"/{e['id']}/" for e in codes_in_jump_order(db)]
+    assert [h for h in footer.hrefs if h in expected] == expected
+    assert expected[0] == "/2017/"  # the code in force, whatever the store's order
+    labels = dict(zip(footer.hrefs, (" ".join(t.split()) for t in footer.texts)))
+    assert [labels[h] for h in expected] == ["2017 Laws", "2007 Laws", "1993 Laws (rubber)"]
+    assert footer.hrefs[:2] == ["/", "/2017/"] and "/rulings" in footer.hrefs and "/offline" in footer.hrefs
+
+
+# --- what a phone keeps ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def kept(app) -> dict[str, str]:
+    return app.test_client().get("/offline/pages.json").get_json()["pages"]
+
+
+def test_the_kit_keeps_every_checker_of_the_registry(kept):
+    checkers = ["/checkers"] + [f"/checkers/{c.id}" for c in registry.all_checkers()]
+    assert len(checkers) > 10
+    assert sorted(u for u in kept if u.startswith("/checkers")) == sorted(checkers)
+
+
+def test_the_kit_keeps_the_comparison_with_the_previous_code(kept, db):
+    codes = {e["id"]: e for e in queries.editions(db)}
+    both = sorted(set(codes["2007"]["laws"]) & set(codes["2017"]["laws"]))
+    assert len(both) == 93
+    pair = "from=2007&to=2017"
+    assert sorted(u for u in kept if u.startswith("/compare")) == sorted(
+        ["/compare", f"/compare?{pair}"] + [f"/compare/{n}?{pair}" for n in both])
+
+
+def test_kept_comparisons_are_the_addresses_the_site_links_to(client, kept):
+    """A law page's "what changed" link and the overview's table name
+    exactly the kept addresses, so a tap with no connection finds them."""
+    kept_compare = {u for u in kept if u.startswith("/compare/")}
+    for n in (1, 12, 40, 93):
+        html = client.get(f"/2017/law/{n}").get_data(as_text=True)
+        hrefs = {unescape(h) for h in re.findall(r'href="(/compare/[^"]*)"', html)}
+        assert f"/compare/{n}?from=2007&to=2017" in hrefs and hrefs <= kept_compare | {f"/compare/{n}?from=1993-rubber&to=2017"}, n
+    overview = client.get("/compare?from=2007&to=2017").get_data(as_text=True)
+    table = {unescape(h) for h in re.findall(r'href="(/compare/\d+[^"]*)"', overview)}
+    assert table == kept_compare
+
+
+def test_the_kit_keeps_the_code_in_force_its_index_the_guide_and_the_rulings(kept, db):
+    in_force = codes_in_jump_order(db)[0]
+    assert in_force["in_force"] and in_force["id"] == "2017"
+    topics = [f"/guide/{t['id']}" for t in queries.guide(db)]
+    wanted = {"/", "/offline", "/offline/search", "/sources", "/2017/", "/2017/definitions", "/2017/index",
+              "/guide", *topics, *(f"/2017/law/{n}" for n in in_force["laws"]),
+              "/rulings", "/rulings/auction", "/rulings/play", "/rulings/play.json", "/rulings/guided",
+              "/rulings/guided.json", "/rulings/record", "/rulings/saved"}
+    assert wanted <= set(kept)
+    guided = sorted(u for u in kept if u.startswith("/rulings/guided/"))
+    assert len(guided) == 8
+    # nothing of another edition: those are kept when opened, or on request
+    assert not [u for u in kept if re.match(r"^/(2007|1993-rubber)/", u)]
+
+
+def test_every_kept_address_answers_with_the_listed_hash(client, kept):
+    """The listed hash is the page's content (or its ETag): a device holding
+    the page with that hash holds what the server answers."""
+    assert len(kept) > 350
+    for url, tag in kept.items():
+        r = client.get(url)
+        assert r.status_code == 200, url
+        etag = r.headers.get("ETag")
+        if etag:
+            assert etag == f'W/"{tag}"', url
+        else:
+            assert tag == content_hash(r.get_data(as_text=True)), url
+
+
+def test_the_offline_page_lists_the_kit_truly(client, app, kept):
+    from laws.web import site
+
+    html = client.get("/offline").get_data(as_text=True)
+    with app.test_request_context():
+        groups = site.kit()
+    assert [g["key"] for g in groups] == ["site", "code", "rulings", "checkers", "guide", "compare", "search"]
+    assert sum(len(g["urls"]) for g in groups) == len(kept)  # every address in one group only
+    items = links(html, "ul", "kit")
+    assert items.hrefs == [g["href"] for g in groups]
+    texts = [" ".join(t.split()) for t in items.texts]
+    assert texts[1] == ("Laws of Duplicate Bridge 2017 (in force) contents, every law (93), the definitions and "
+                        "the official index · 96 pages")
+    assert texts[3] == f"Rule checkers all {len(registry.all_checkers())} checker pages, each with its form · 13 pages"
+    assert texts[5] == ("What changed: the 2007 Laws against the 2017 Laws every law the two codes share (93), "
+                        "word by word · 95 pages")
+    assert f"keeps these {len(kept)} pages" in html
+    others = links(html, "ul", "kit-others")
+    assert others.hrefs == ["/2007/", "/1993-rubber/"]
+    assert "Space taken on this device: unknown." in html  # until the page's script measures it
+
+
+# --- a 2027 code in force: nothing names an edition -------------------------------------
+
+@pytest.fixture(scope="module")
+def app_2027(tmp_path_factory):
+    """The real corpus with a 2027 code added (2017 Laws 33-40 transcribed,
+    tests/test_compare_new_edition.py) and marked in force in 2017's place."""
+    from app import create_app
+    from laws import manifest
+    from laws.build import build
+    from laws.corrections import Corrections
+    from laws.parsers import get
+    from test_compare_new_edition import NEW_FILE, SOURCE_2017, plain_transcription
+
+    corpus = tmp_path_factory.mktemp("corpus-2027") / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    source = next(s for s in manifest.load(corpus).sources if s.file == SOURCE_2017)
+    parsed = get(source.parser)(source.path.read_bytes().decode(source.encoding), source, Corrections.load(corpus), {})
+    text = "\n".join(plain_transcription(law) for law in parsed.laws if 33 <= law.number <= 40)
+    (corpus / NEW_FILE).write_text(text.replace("is deemed to be", "is considered to be"), encoding="utf-8")
+    toml = (corpus / "manifest.toml").read_text(encoding="utf-8")
+    assert toml.count("\nin_force = true\n") == 1
+    toml = toml.replace("\nin_force = true\n", "\n")
+    (corpus / "manifest.toml").write_text(toml + f"""
+[[edition]]
+id = "2027"
+title = "Laws of Duplicate Bridge 2027 (test)"
+year = 2027
+kind = "code"
+family = "duplicate"
+publisher = "World Bridge Federation"
+laws = "33-40"
+in_force = true
+description = "A made-up edition for the tests."
+
+[[source]]
+file = "{NEW_FILE}"
+edition = "2027"
+title = "2017 Laws 33-40 transcribed, one word changed"
+kind = "code"
+parser = "plain"
+laws = "33-40"
+""", encoding="utf-8")
+    data = tmp_path_factory.mktemp("data-2027")
+    build(corpus, data, echo=lambda *_: None)
+    return create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+
+
+def test_a_2027_code_in_force_leads_the_footer_and_the_kit(app_2027):
+    client = app_2027.test_client()
+    footer = links(client.get("/guide").get_data(as_text=True), "footer")
+    assert [h for h in footer.hrefs if re.match(r"^/[^/]+/$", h)] == ["/2027/", "/2017/", "/2007/", "/1993-rubber/"]
+    kept = client.get("/offline/pages.json").get_json()["pages"]
+    pair = urlencode({"from": "2017", "to": "2027"})
+    assert sorted(u for u in kept if u.startswith("/compare")) == sorted(
+        ["/compare", f"/compare?{pair}"] + [f"/compare/{n}?{pair}" for n in range(33, 41)])
+    assert {f"/2027/law/{n}" for n in range(33, 41)} <= set(kept)
+    assert not [u for u in kept if u.startswith("/2017/")]
+    for url in [u for u in kept if u.startswith("/compare")]:
+        assert client.get(url).status_code == 200, url
