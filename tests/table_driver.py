@@ -94,10 +94,18 @@ def auction(hand: Hand, base_url: str, call) -> dict:
         choose(hand, "#app-dealer", f["dealer"])
     for c in f["calls"]:
         hand.tap(f".entry .bidding-box [data-call='{c}']")
+    form_fits = rule_in_view(pg, "ruling-app")
     hand.tap("#rule")
     answer_questions(hand, f)
     hand.facts_done()
+    hand.fits = hand.fits and form_fits
     return read_ruling(pg)
+
+
+def rule_in_view(pg, app: str) -> bool:
+    """The facts form, from its top to its Rule button, on the screen with no scrolling."""
+    return pg.evaluate("""(app) => document.getElementById(app).getBoundingClientRect().top >= 0
+        && document.getElementById('rule').getBoundingClientRect().bottom <= window.innerHeight + 1""", app)
 
 
 def answer_questions(hand: Hand, facts: dict):
@@ -167,8 +175,7 @@ def play(hand: Hand, base_url: str, call) -> dict:
                                ".classList.contains('current')", card[0]):
             hand.tap(f".suit-row [data-suit='{card[0]}']")
         hand.tap(f".rank-grid [data-card='{card}']")
-    form_fits = hand.pg.evaluate("""() => { const r = document.getElementById('play-app').getBoundingClientRect();
-        return r.top >= 0 && document.getElementById('rule').getBoundingClientRect().bottom <= window.innerHeight + 1; }""")
+    form_fits = rule_in_view(pg, "play-app")
     hand.tap("#rule")
     answer_questions(hand, f)
     hand.facts_done()

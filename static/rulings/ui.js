@@ -124,16 +124,20 @@
     }));
     var dealer = el("label", { "class": "inline" }, ["Dealer ", el("select", { id: "app-dealer", on: { change: function (e) { state.dealer = e.target.value; caller = null; save(); render(); } } },
       SEATS.map(function (s) { return el("option", { value: s, selected: s === state.dealer, text: NAMES[s] }); }))]);
+    // the dealer beside the editions, the help below Rule: the auction's facts
+    // and Rule on one 360 x 740 screen (issue 20)
+    var tabRow = view.querySelector(".editions");
+    if (tabRow) tabRow.appendChild(dealer);
     view.appendChild(el("section", { "class": "entry" }, [
-      dealer, auctionTable(),
-      el("p", { "class": "help", text: "Tap the calls as they were made. A call out of turn: tap its player first." }),
+      tabRow ? null : dealer, auctionTable(),
       seatSwitch,
       biddingBox(function (call) { state.calls.push([caller, call]); caller = next(caller); save(); render(); }),
       el("div", { "class": "row" }, [
         el("button", { type: "button", "class": "big secondary", id: "undo", disabled: !state.calls.length, text: "Undo",
           on: { click: function () { state.calls.pop(); caller = null; save(); render(); } } }),
         el("button", { type: "button", "class": "big", id: "rule", text: "Rule",
-          on: { click: function () { state.ruled = true; save(); render(); } } })])
+          on: { click: function () { state.ruled = true; save(); render(); } } })]),
+      el("p", { "class": "help", text: "Tap the calls as they were made. A call out of turn: tap its player first." })
     ]));
   }
 
