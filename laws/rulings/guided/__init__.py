@@ -12,6 +12,8 @@ question, or the ending (the ruling, its provisions, what to record).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
 from laws.rulings.walker import walk
@@ -53,6 +55,30 @@ def asks(data: dict, procedure: str) -> dict[str, dict]:
     for node in _reachable(data, data["kinds"][procedure]["tree"], set()):
         if "on" in node:
             out[node["on"]] = node["ask"]
+    return out
+
+
+@lru_cache(maxsize=None)
+def laws_applied(edition: str) -> dict[str, set[int]]:
+    """procedure -> the law numbers it applies in `edition`: those it names
+    and those of every provision it can cite (law pages link to it)."""
+    import re
+
+    data = load().get(edition)
+    if data is None:
+        return {}
+    out: dict[str, set[int]] = {}
+    for procedure, spec in data["kinds"].items():
+        laws = set(spec.get("laws", []))
+        for node in _reachable(data, spec["tree"], set()):
+            found = list(node.get("cites", [])) + list((node.get("ask") or {}).get("cites", []))
+            o = node.get("outcome") or {}
+            found += o.get("cites", [])
+            for key in ("score_adjustment", "information", "penalty"):
+                if isinstance(o.get(key), dict):
+                    found += o[key].get("cites", [])
+            laws.update(int(m.group()) for c in found if (m := re.match(r"\d+", c)))
+        out[procedure] = laws
     return out
 
 

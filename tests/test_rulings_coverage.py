@@ -1,0 +1,40 @@
+"""Which laws the rulings cover (laws/rulings/coverage.py, issue 21): the
+README's table is the data's, every law of 2017 and 2007 has a ruling, a
+checker or its one-line reason, and each law's page links to the guided
+procedures that apply it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from laws.rulings import coverage, guided
+
+ROOT = Path(__file__).resolve().parents[1]
+# the laws issue 21 allows to carry a reason instead of a ruling
+MAY_GO_UNRULED = {1, 3, 4, 5, 76, 80, 81, 88, 89}
+
+
+def test_the_readme_table_is_generated_from_the_data(db):
+    assert coverage.readme_section((ROOT / "README.md").read_text(encoding="utf-8")) == coverage.table(
+        coverage.law_titles(db))
+
+
+def test_only_the_laws_allowed_carry_a_reason():
+    assert set(coverage.reasons()) <= MAY_GO_UNRULED
+    assert all(0 < len(r.split()) <= 30 for r in coverage.reasons().values())
+
+
+def test_every_law_has_a_ruling_a_checker_or_a_reason(db):
+    laws = {ed: {n for (n,) in db.execute("select number from laws where edition = ?", [ed])}
+            for ed in coverage.EDITIONS}
+    assert coverage.missing(laws) == {ed: [] for ed in coverage.EDITIONS}
+
+
+@pytest.mark.parametrize("edition", coverage.EDITIONS)
+def test_each_law_page_links_to_the_guided_procedures_applying_it(client, edition):
+    for procedure, laws in guided.laws_applied(edition).items():
+        for n in sorted(laws):
+            page = client.get(f"/{edition}/law/{n}")
+            assert page.status_code == 200
+            assert f'href="/rulings/guided/{procedure}?edition={edition}"' in page.get_data(as_text=True), (procedure, n)
