@@ -282,8 +282,10 @@ def saved():
 
 
 def law_links(edition: str, number: int) -> list[dict]:
-    """The guided procedures that apply a law (for its page)."""
+    """The guided procedures that apply a law (for its page): those naming it
+    and those citing a provision of it (laws.rulings.guided.laws_applied)."""
     if edition not in guided.editions():
         return []
+    applied = guided.laws_applied(edition)
     return [{"title": f"Guided ruling: {p['title']}", "url": _state_url(f"/rulings/guided/{p['id']}", edition, {})}
-            for p in guided.procedures(edition) if number in p["laws"]]
+            for p in guided.procedures(edition) if number in applied.get(p["id"], ())]

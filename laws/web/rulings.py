@@ -19,7 +19,6 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from laws.rulings import RulingError
 from laws.rulings import auction as auction_rulings
 from laws.rulings import data as rulings_data
-from laws.rulings import guided as guided_rulings
 from laws.web.checkers import cite_links, provision_url
 from laws.web.db import get_db
 from laws.web.site import cached
@@ -260,13 +259,7 @@ def _rulings_for_law():
             return []
         titles = {"auction": "Ruling at the table: irregularities in the auction",
                   "play": "Ruling at the table: irregularities in the play"}
-        out = [{"url": f"/rulings/{period}?" + urlencode({"edition": edition}), "title": title}
-               for period, title in titles.items()
-               if n in rulings_data.laws_cited(period).get(edition, set())]
-        # the guided procedures (the laws of judgement), each that applies a provision of this law
-        titles = {p["id"]: p["title"] for p in guided_rulings.procedures(edition)} \
-            if edition in guided_rulings.editions() else {}
-        out += [{"url": f"/rulings/guided/{pid}?" + urlencode({"edition": edition}), "title": f"Guided ruling: {titles[pid]}"}
-                for pid, laws in guided_rulings.laws_applied(edition).items() if n in laws]
-        return out
+        return [{"url": f"/rulings/{period}?" + urlencode({"edition": edition}), "title": title}
+                for period, title in titles.items()
+                if n in rulings_data.laws_cited(period).get(edition, set())]
     return {"rulings_for": rulings_for}
