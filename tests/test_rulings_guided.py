@@ -36,7 +36,8 @@ PATHS = list(all_paths())
 
 def test_every_area_has_a_procedure_in_both_editions():
     for ed in EDITIONS:
-        assert [p["id"] for p in guided.procedures(ed)] == PROCEDURES
+        # later groups' procedures follow these (each group's own test names them)
+        assert [p["id"] for p in guided.procedures(ed)][:len(PROCEDURES)] == PROCEDURES
 
 
 def test_the_two_files_share_their_procedures_and_subtrees_in_the_same_order():
@@ -188,7 +189,7 @@ def test_2007_has_no_no_agreement_answer():
         rule("2007", "misinformation", mi_what="no-agreement")
 
 
-CONTESTED = dict(claim_kind="contested", claim_by="declarer")
+CONTESTED = dict(claim_kind="contested", claim_statement="yes", claim_by="declarer")
 
 
 def test_contested_claim_outstanding_trump():
@@ -250,9 +251,9 @@ def test_tempo_misleading_opponent_2017_73E2_2007_73F():
 
 
 def test_procedural_penalty_is_the_directors_option():
-    r = rule("2017", "procedural-penalty", pp_offence="yes")
+    r = rule("2017", "procedural-penalty", conduct_kind="offence", pp_offence="yes")
     assert r["questions"][0]["kind"] == "option"
-    r = rule("2017", "procedural-penalty", pp_offence="yes", pp_assess="yes")
+    r = rule("2017", "procedural-penalty", conduct_kind="offence", pp_offence="yes", pp_assess="yes")
     assert r["outcome"]["penalty"]["cites"] == ["90A"] and "90A" in r["cites"]
 
 
@@ -311,7 +312,7 @@ def test_api_guided(client):
                                                   "answers": {"claim_kind": "contested"}})
     assert r.status_code == 200 and r.content_type == "application/json"
     body = r.get_json()
-    assert body["outcome"] is None and body["questions"][0]["id"] == "claim_by"
+    assert body["outcome"] is None and body["questions"][0]["id"] == "claim_statement"
     assert client.post("/api/rulings/guided", json={"edition": "2017", "procedure": "x"}).status_code == 400
     assert client.post("/api/rulings/guided", data="x").status_code == 400
     listing = client.get("/api/rulings/guided").get_json()
@@ -319,7 +320,7 @@ def test_api_guided(client):
 
 
 def test_step_page_is_a_plain_form_and_bad_addresses_are_4xx(client):
-    html = client.get("/rulings/guided/claim?edition=2017&claim_kind=contested").get_data(as_text=True)
+    html = client.get("/rulings/guided/claim?edition=2017&claim_kind=contested&claim_statement=yes").get_data(as_text=True)
     assert 'name="claim_by" value="declarer"' in html and 'name="claim_kind" value="contested"' in html
     assert client.get("/rulings/guided/nothing").status_code == 404
     assert client.get("/rulings/guided/claim?edition=1999").status_code == 400
@@ -328,7 +329,7 @@ def test_step_page_is_a_plain_form_and_bad_addresses_are_4xx(client):
 
 
 def test_record_page_reopens_from_its_address(client):
-    q = ("procedure=claim&edition=2017&claim_kind=contested&claim_by=declarer&claim_trump_out=yes"
+    q = ("procedure=claim&edition=2017&claim_kind=contested&claim_statement=yes&claim_by=declarer&claim_trump_out=yes"
          "&claim_trump_unaware=yes&claim_trump_lost=yes&event=Club&board=12&table=4&facts=%3Cb%3Eclaimed%3C%2Fb%3E")
     html = client.get(f"/rulings/record?{q}").get_data(as_text=True)
     assert "Award the opponents the trick or tricks that trump could win" in html

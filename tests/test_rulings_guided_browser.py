@@ -107,7 +107,7 @@ def test_ui_ruling_walked_to_an_adjusted_score(page, base_url):
 
 def test_a_contested_claim(page, base_url):
     page.goto(f"{base_url}/rulings/guided/claim")
-    for fact, value in [("claim_kind", "contested"), ("claim_by", "declarer"), ("claim_trump_out", "no"),
+    for fact, value in [("claim_kind", "contested"), ("claim_statement", "yes"), ("claim_by", "declarer"), ("claim_trump_out", "no"),
                         ("claim_unstated", "yes"), ("claim_finesse", "yes"), ("claim_showed_out", "no")]:
         _answer(page, fact, value)
     assert page.inner_text(".ruling .decision").startswith("Do not accept the unstated line")
@@ -146,7 +146,9 @@ def test_ruling_record_printed_saved_and_reopened_from_its_link(browser, base_ur
     assert _fits(pg)
     link = pg.get_attribute("#self-link", "href")
     text = pg.evaluate("document.getElementById('record-text').textContent")
-    assert text.startswith("RULING RECORD — Unauthorized information (2017 Laws)\nEvent: Thursday pairs")
+    # the date and time set on the phone when the record was made (issue 21), then the event
+    assert re.match(r"RULING RECORD — Unauthorized information \(2017 Laws\)\nDate: \d{4}-\d\d-\d\d\n"
+                    r"Time: \d\d:\d\d\nEvent: Thursday pairs\n", text), text[:200]
 
     # copied as plain text
     pg.tap("#copy-record")
@@ -189,9 +191,9 @@ def test_guided_rulings_and_records_work_offline(browser, app):
         wait_kept_offline(pg)
         cut_off(server, ctx)
 
-        pg.goto(f"{url}/rulings/guided/claim?edition=2017&claim_kind=contested&claim_by=declarer")
+        pg.goto(f"{url}/rulings/guided/claim?edition=2017&claim_kind=contested&claim_statement=yes&claim_by=declarer")
         wait_until(pg, "() => !!document.querySelector(\"form.question button[name='claim_trump_out']\")")
-        assert pg.locator(".steps > li").count() == 2
+        assert pg.locator(".steps > li").count() == 3
         for fact, value in [("claim_trump_out", "yes"), ("claim_trump_unaware", "yes"), ("claim_trump_lost", "yes")]:
             pg.tap(f"form.question button[name='{fact}'][value='{value}']")
             pg.wait_for_load_state("load")

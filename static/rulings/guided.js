@@ -18,7 +18,10 @@
     (function visit(node) {
       out.push(node);
       Object.keys(node.cases || {}).forEach(function (k) { visit(node.cases[k]); });
-      if (node.use && !seen[node.use]) { seen[node.use] = true; reachable(data, data.subtrees[node.use], seen, out); }
+      /* through `use` and through `then` (an ending continued into a shared subtree), as guided/__init__.py */
+      [node.use, node.then].forEach(function (name) {
+        if (name && !seen[name]) { seen[name] = true; reachable(data, data.subtrees[name], seen, out); }
+      });
     })(tree);
     return out;
   }

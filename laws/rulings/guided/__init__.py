@@ -1,7 +1,8 @@
 """Guided rulings: the laws that need the Director's judgement (unauthorized
 information, misinformation, claims, adjusted scores, psychic calls, changes
-of call, tempo, procedural penalties), one question at a time in the Laws'
-order.
+of call, tempo, conduct and penalties, the Director's own error, disputed
+counts and scores, agreed and disputed facts, team events and fouled boards,
+appeals), one question at a time in the Laws' order.
 
 Each procedure is a tree in `<edition>.json` beside this file, walked by the
 same walker as the auction and play rulings (`laws.rulings.walker`, and
@@ -40,13 +41,15 @@ def procedures(edition: str) -> list[dict]:
 
 
 def _reachable(data: dict, tree: dict, seen: set[str]):
-    """Every node reachable from `tree`, through the subtrees it uses."""
+    """Every node reachable from `tree`, through the subtrees it uses or
+    continues into after an outcome (`then`: an ending whose adjusted score a
+    shared subtree works out keeps its own fields, e.g. a penalty)."""
     for _, node in rulings_data.nodes(tree):
         yield node
-        name = node.get("use")
-        if name and name not in seen:
-            seen.add(name)
-            yield from _reachable(data, data["subtrees"][name], seen)
+        for name in (node.get("use"), node.get("then")):
+            if name and name not in seen:
+                seen.add(name)
+                yield from _reachable(data, data["subtrees"][name], seen)
 
 
 def asks(data: dict, procedure: str) -> dict[str, dict]:
