@@ -136,6 +136,18 @@ def _coherent(rnd, checker_id: str, data: dict) -> None:
         if needed and needed not in data:
             data[needed] = _valid(rnd, needed, {"suit": {"enum": list(SUITS)}, "rank": {"enum": ["A", "K", "10", "2"]},
                                                 "card": {}}[needed])
+    elif checker_id == "victory-points":
+        # margins near the scale: inside the blitz, at it (16 boards: 60), at a third of it (exactly 15.00 VPs)
+        boards = data["boards"] = rnd.choice([4, 8, 9, 12, 14, 16, 20, 24, 28, 32, 64, rnd.randint(1, 100)])
+        blitz = 15 * boards ** 0.5
+        data["margin"] = rnd.choice([rnd.randint(-int(blitz) - 3, int(blitz) + 3), 0, round(blitz), -round(blitz),
+                                     round(blitz / 3), round(rnd.uniform(-blitz, blitz), rnd.choice([1, 2, 3]))])
+    elif checker_id == "butler":
+        scores = data["scores"]
+        if rnd.random() < 0.3:  # two scores 10 apart: a mean ending in exactly 5
+            base = rnd.choice([-630, -420, -110, 0, 110, 410, 620])
+            scores = data["scores"] = [base, base + 10] * rnd.randint(1, 3)
+        data["drop"] = rnd.randint(0, (len(scores) - 1) // 2)
     elif checker_id == "trick" and "holdings" in data:
         data["holdings"] = [" ".join([c] + _cards(rnd, 3)) for c in data["cards"]]
 

@@ -32,7 +32,7 @@ from laws.checkers.codes import Codes
 from laws.errors import BadInput as BadRequest
 
 # checker modules, by the part of the Laws they implement
-_MODULES = ("boards", "scoring", "auction", "play")
+_MODULES = ("boards", "scoring", "conversions", "auction", "play")
 
 
 @dataclass(frozen=True)

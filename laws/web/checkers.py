@@ -373,6 +373,14 @@ def next_steps(checker_id: str, values: dict, outcome: dict, guided_editions: li
         if scores:
             record_link(f"{scores[0]}: {r['matchpoints'][0]} matchpoints on a top of {r['top']} "
                         f"({r['percentages'][0]} %, Law {outcome['cites'][0]})")
+    elif checker_id in ("cross-imps", "butler"):
+        # the first score's IMPs, as matchpoints carries its first score
+        scores = values.get("scores") or []
+        if scores:
+            how = (f"cross-IMPs, {r['imps'][0]} over {r['comparisons']} comparisons" if checker_id == "cross-imps"
+                   else f"Butler, datum {r['datum']}")
+            first = r["average"][0] if checker_id == "cross-imps" else r["imps"][0]
+            record_link(f"{scores[0]}: {_signed(first)} IMPs ({how}, Laws {' and '.join(outcome['cites'])})")
     if checker_id in ("score", "weighted-score", "artificial-score") and record_edition:
         from laws.rulings import record
         props = registry.get(checker_id).input_schema["properties"]

@@ -1,5 +1,5 @@
 /* The rule checkers in the browser: a port of laws/checkers (registry.py,
-   cards.py, boards.py, scoring.py, auction.py, play.py) that reads the same
+   cards.py, boards.py, scoring.py, conversions.py, auction.py, play.py) that reads the same
    data (the schema and each edition's data, embedded in the checker's page
    from laws/checkers/data) and gives the same result, explanation and
    cites, or refuses the same input naming the same field.  A browser test
@@ -1016,9 +1016,106 @@
     return answer(n, [law("other_side_won")].concat(extra ? [law("second_trick")] : []), why + note);
   }
 
+  /* --- conversions.py: scoring by regulation (Law 78D) -------------------------- */
+
+  /* numerator / denominator to the nearest whole number, exactly, halves
+     away from zero (whole numbers well inside 2^53) */
+  function divRound(numerator, denominator) {
+    var a = Math.abs(numerator), q = Math.floor(a / denominator), r = a - q * denominator;
+    if (2 * r >= denominator) q += 1;
+    return q === 0 ? 0 : numerator >= 0 ? q : -q;
+  }
+
+  function hundredths(n) { return n / 100; }
+
+  function signedImps(n) { return n > 0 ? "+" + str(n) : str(n); }
+
+  /* the same operations, in the same order, as conversions._exp */
+  function expSeries(x) {
+    var terms = [1.0], term = 1.0, total = 0.0, k;
+    for (k = 1; k < 60; k++) {
+      term = term * x / k;
+      terms.push(term);
+    }
+    for (k = terms.length - 1; k >= 0; k--) total = total + terms[k];
+    return total;
+  }
+
+  function vpScale(scale, boards, margin) {
+    var blitz = scale.blitz_per_root_board * Math.sqrt(boards);
+    if (margin >= blitz) return [scale.maximum, blitz];
+    var tau = scale.tau;
+    var power = 1 / expSeries(-(scale.exponent * margin / blitz) * scale.ln_tau);
+    var top = 1 - tau * tau * tau;
+    return [scale.draw + (scale.maximum - scale.draw) * (1 - power) / top, blitz];
+  }
+
+  function victoryPoints(data, ed) {
+    var scale = ed.tables.victory_points;
+    var boards = data.boards, margin = num(data.margin);
+    var vb = vpScale(scale, boards, Math.abs(margin)), blitz = vb[1];
+    var winner = num(vb[0]);
+    var cents = Math.round(winner * 100);
+    var loser = hundredths(scale.maximum * 100 - cents);
+    var a = margin >= 0 ? winner : loser, b = margin >= 0 ? loser : winner;
+    var capped = Math.abs(margin) >= blitz;
+    var who = margin === 0 ? "neither team won: a draw" :
+      "team " + (margin > 0 ? "A" : "B") + " won by " + str(num(Math.abs(margin))) + " IMP" + (Math.abs(margin) === 1 ? "" : "s");
+    var root = scale.blitz_per_root_board + " × √" + boards;
+    var how = capped ?
+      "that reaches the blitz of " + str(num(blitz)) + " IMPs (" + root + "), so the winner gets the maximum" :
+      "against a blitz of " + str(num(blitz)) + " IMPs (" + root + ") the formula gives " + str(num(winner)) +
+      " VPs to the " + (margin ? "winner" : "each team");
+    var explanation = "Over " + boards + " board" + (boards !== 1 ? "s" : "") + " " + who + "; " + how + ": team A " +
+      str(a) + " VPs, team B " + str(b) + " VPs (rounded to two decimals, the loser getting " + scale.maximum +
+      " less the winner's). The scale is the " + scale.name + ", which applies only where the Regulating Authority " +
+      "adopts it (Law " + ed.law("regulation") + "); the Laws themselves give only IMPs.";
+    return Result({ team_a: a, team_b: b, blitz: num(blitz), capped: capped }, explanation, [ed.law("regulation")]);
+  }
+
+  function crossImps(data, ed) {
+    var scores = data.scores, bands = ed.tables.imps.bands, n = scores.length - 1;
+    var totals = scores.map(function (s, i) {
+      var t = 0;
+      scores.forEach(function (o, j) { if (j !== i) t += impsFor(bands, s - o); });
+      return t;
+    });
+    var averages = totals.map(function (t) { return hundredths(divRound(t * 100, n)); });
+    var explanation = "Each of the " + scores.length + " scores is compared with each of the " + n + " other" +
+      (n !== 1 ? "s" : "") + " (not with itself), each difference converted to IMPs on Law " + ed.law("imps") +
+      "'s scale; the total is divided by the " + n + " comparison" + (n !== 1 ? "s" : "") + " and rounded to two " +
+      "decimals (halves away from zero): " +
+      scores.map(function (s, i) { return str(s) + " gets " + signedImps(totals[i]) + " (" + signedImps(averages[i]) + " a comparison)"; }).join(", ") +
+      ". Scoring by cross-IMPs and the averaging are regulation (Law " + ed.law("regulation") + "), not the Laws.";
+    return Result({ imps: totals, average: averages, comparisons: n }, explanation, [ed.law("imps"), ed.law("regulation")]);
+  }
+
+  function butler(data, ed) {
+    var scores = data.scores, drop = data.drop, unit = ed.tables.butler.datum_rounding;
+    if (2 * drop >= scores.length) {
+      throw new CheckerError("Dropping the top " + drop + " and the bottom " + drop + " of " + scores.length + " score" +
+        (scores.length !== 1 ? "s" : "") + " leaves none for the datum: drop fewer.", "drop");
+    }
+    var kept = numSort(scores).slice(drop, scores.length - drop);
+    var total = sum(kept);
+    var mean = hundredths(divRound(total * 100, kept.length));
+    var datum = divRound(total, kept.length * unit) * unit;
+    var bands = ed.tables.imps.bands;
+    var each = scores.map(function (s) { return impsFor(bands, s - datum); });
+    var left = drop ? "leaving out the top " + drop + " and the bottom " + drop + " (a number set by regulation), the mean of the other " +
+      kept.length + " is " + str(mean) : "none left out (the regulation drops none), the mean is " + str(mean);
+    var explanation = "Of the " + scores.length + " score" + (scores.length !== 1 ? "s" : "") + ", " + left +
+      "; rounded to the nearest " + unit + " (a mean ending in exactly 5 rounds away from zero) the datum is " + str(datum) +
+      ". Each score's difference from the datum in IMPs on Law " + ed.law("imps") + "'s scale: " +
+      scores.map(function (s, i) { return str(s) + " gets " + signedImps(each[i]); }).join(", ") +
+      ". The datum and how it is made are regulation (Law " + ed.law("regulation") + "), not the Laws.";
+    return Result({ datum: datum, mean: mean, kept: kept.length, imps: each }, explanation, [ed.law("imps"), ed.law("regulation")]);
+  }
+
   var CHECKERS = {
     board: board, score: score, imps: imps, matchpoints: matchpoints, "artificial-score": artificialScore,
-    "weighted-score": weightedScore, "team-average": teamAverage, auction: auction, trick: trick,
+    "weighted-score": weightedScore, "team-average": teamAverage, "victory-points": victoryPoints,
+    "cross-imps": crossImps, butler: butler, auction: auction, trick: trick,
     "dummy-designation": dummyDesignation, "penalty-card": penaltyCard, revoke: revoke
   };
 

@@ -179,6 +179,10 @@
     } else if (id === "matchpoints" && values.scores && values.scores.length) {
       recordLink(values.scores[0] + ": " + r.matchpoints[0] + " matchpoints on a top of " + r.top + " (" + r.percentages[0] +
                  " %, Law " + out.cites[0] + ")");
+    } else if ((id === "cross-imps" || id === "butler") && values.scores && values.scores.length) {
+      var how = id === "cross-imps" ? "cross-IMPs, " + r.imps[0] + " over " + r.comparisons + " comparisons" : "Butler, datum " + r.datum;
+      var first = id === "cross-imps" ? r.average[0] : r.imps[0];
+      recordLink(values.scores[0] + ": " + signed(first) + " IMPs (" + how + ", Laws " + out.cites.join(" and ") + ")");
     }
     if ((id === "score" || id === "weighted-score" || id === "artificial-score") && recordEdition) {
       var pairs = [id];
