@@ -186,7 +186,8 @@ def play(hand: Hand, base_url: str, call) -> dict:
     shown["fields"]["penalty_cards"] = [] if cards == "none" else [
         {"seat": next(k for k, v in SEAT_NAMES.items() if v == m[0]), "card": m[1], "kind": m[2]}
         for m in re.findall(r"(\w+): (\w+) \((\w+)\)", cards)]
-    shown["fields"]["tricks_transferred"] = int(rows["Tricks transferred"]) if "Tricks transferred" in rows else None
+    shown["fields"]["tricks_transferred"] = ((0 if rows["Tricks transferred"] == "No trick transferred"
+                                              else int(rows["Tricks transferred"])) if "Tricks transferred" in rows else None)
     said = re.search(r"on trick (\d+)", pg.inner_text(".ruling"))
     if said:
         shown["fields"]["trick"] = int(said.group(1))

@@ -24,6 +24,9 @@ EDITIONS = ("2007", "2017", "1993-rubber")
 # every case has 2007 and 2017; the rubber code's entries cover its every
 # kind and branch (tests below), not every case
 PAIRS = [(case, edition) for case in CASES for edition in EDITIONS if edition in case]
+# the requests with a trick and a seat at fault (a defective trick is ruled for
+# a seat at a trick: test_rulings_play_trick.py); they count for the coverage
+TRICK_CASES = json.loads((FIXTURES.parent / "rulings_play_trick.json").read_text(encoding="utf-8"))["cases"]
 
 
 def request(case: dict, edition: str) -> dict:
@@ -52,6 +55,7 @@ def test_there_are_enough_cases_and_every_kind_is_covered():
     for edition in EDITIONS:
         kinds = set(rulings_data.load("play")[edition]["kinds"])
         covered = {c[edition]["kind"] for c in CASES if "kind" in c.get(edition, {})}
+        covered |= {c[edition]["irregularity"]["kind"] for c in TRICK_CASES if (c.get(edition) or {}).get("irregularity")}
         assert kinds <= covered, kinds - covered
 
 
@@ -76,6 +80,9 @@ def _taken(edition: str) -> set[str]:
     for case in CASES:
         if edition in case and "error" not in case[edition]:
             taken.update(play.rule(request(case, edition))["path"])
+    for case in TRICK_CASES:
+        if "error" not in case:
+            taken.update(play.rule({**case["request"], "edition": edition})["path"])
     return taken
 
 

@@ -119,11 +119,39 @@ def test_what_no_card_shows_starts_its_own_ruling(page, base_url, browser):
     pg = ctx.new_page()
     pg.goto(f"{base_url}/rulings/play")
     pg.fill("#f-contract", "4S")
-    pg.fill("#f-play", "W:HK N:H2 E:H5 S:HA")
+    pg.fill("#f-trick", "4")
+    pg.select_option("#f-seat", "E")  # a defective trick: the seat at fault at the trick, no card (67)
     pg.select_option("#f-defective", "omitted")
     pg.click("form#play-form button[type=submit]")
-    assert "defective trick" in pg.inner_text(".ruling h2") and _fits(pg)
+    assert pg.inner_text(".ruling h2") == "Law 67: defective trick by East" and _fits(pg)
     ctx.close()
+
+
+def test_defective_trick_by_taps_asks_who_won_and_says_no_trick_transferred(page, base_url):
+    """Issue 21: the defective trick's seat and trick from the phone's form;
+    64A2's condition asked (who won trick 4, a later trick), the answers
+    naming the seats; none won: "No trick transferred"."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{base_url}/rulings/play?edition=2007")
+    _ready(page)
+    page.fill("#app-contract", "4S")
+    page.fill("#app-trick", "4")
+    page.tap("details.starters > summary")
+    page.select_option("#app-defective", "omitted")
+    page.select_option("#app-defective-seat", "E")
+    page.tap("#rule")
+    assert page.inner_text(".ruling h2") == "Law 67: defective trick by East"
+    asked = []
+    for value in ("after", "yes", "opponents", "no"):
+        asked.append(page.get_attribute(".ruling .question", "data-question"))
+        if asked[-1] == "won_by":
+            labels = page.eval_on_selector_all(".ruling .question .answers button", "bs => bs.map(b => b.textContent)")
+            assert labels == ["West, East's partner", "The non-offending side"]
+        page.tap(f".ruling .question .answers [data-value='{value}']")
+    assert asked == ["when", "has_suit", "won_by", "later_won"]
+    rows = page.eval_on_selector_all(".ruling dl.outcome dt", "ds => ds.map(d => [d.textContent, d.nextElementSibling.textContent])")
+    assert ["Tricks transferred", "No trick transferred"] in rows
+    assert "trick=4" in page.url and "seat=E" in page.url and "the offender" not in page.inner_text(".ruling") and _fits(page)
 
 
 def test_the_flow_without_javascript(browser, base_url):
@@ -236,7 +264,7 @@ def test_revoke_at_trick_5_in_a_few_taps(page, base_url):
     page.wait_for_url("**/rulings/record?**")
     assert "trick=5" in page.url and "seat=W" in page.url
     record = page.inner_text("main")
-    assert "West revoked on trick 5" in record and "Trick: 5; At fault: W" in record
+    assert "West revoked on trick 5" in record and "Trick: 5; At fault: West" in record
     assert _fits(page)
 
 

@@ -184,4 +184,81 @@ def test_record_says_trick_5(client):
     text = r.get_data(as_text=True)
     assert "West revoked on trick 5" in text
     entered = next(line for line in text.splitlines() if line.startswith("Entered: "))
-    assert entered == "Entered: Contract: 4S; Declarer: S; Trick: 5; At fault: W; Play: W:C3:revoke"
+    assert entered == "Entered: Contract: 4♠; Declarer: South; Trick: 5; At fault: West; Play: West played the ♣3 (revoke)"
+
+
+# --- issue 21: the defective trick, 64A2's condition, the seat named ---------------------
+
+def _defective(**findings) -> dict:
+    return {"contract": "4S", "declarer": "S", "trick": 4, "seat": "E", "play": [],
+            "findings": {"defective": "omitted", "when": "after", "misplaced": False, "has_suit": True, **findings}}
+
+
+@pytest.mark.parametrize("edition", ["2017", "2007"])
+def test_defective_trick_asks_64A2s_condition_and_names_the_seat(edition):
+    """67B1: a deemed revoke, one trick transferred as in 64A2, so only if the
+    offending side won the defective trick or a later one: who won it and
+    whether they won a later one are asked, citing 64A2; every word names East
+    (never "the offender"); none won gives 0, not null."""
+    first = play.rule({**_defective(), "edition": edition})
+    q = first["questions"][0]
+    assert (q["id"], q["text"], q["cites"], q["answers"]) == (
+        "won_by", "Who won the defective trick (trick 4)? (East played no card to it.)", ["64A2"],
+        [{"value": "partner", "label": "West, East's partner"}, {"value": "opponents", "label": "The non-offending side"}])
+    second = play.rule({**_defective(won_by="opponents"), "edition": edition})
+    assert [(q["id"], q["text"], q["cites"]) for q in second["questions"]] == [
+        ("later_won", "Did East's side win any trick after the defective trick (trick 4)?", ["64A2"])]
+    none_won = play.rule({**_defective(won_by="opponents", later_won=False), "edition": edition})
+    assert none_won["outcome"]["tricks_transferred"] == 0
+    for reply in (first, second, none_won):
+        words = reply["say"] + " ".join(q["text"] + " ".join(a["label"] for a in q["answers"] or [])
+                                        for q in reply["questions"])
+        assert "the offender" not in words and "East" in words, words
+
+
+@pytest.mark.parametrize("edition", ["2017", "2007"])
+def test_defective_trick_cannot_have_been_won_by_the_offender(edition):
+    """He played no card to it (67B1): `won_by: offender` answers no question here."""
+    with pytest.raises(RulingError) as info:
+        play.rule({**_defective(won_by="offender"), "edition": edition})
+    assert info.value.field == "findings.won_by"
+
+
+def test_unintended_designation_asks_each_editions_test():
+    """One finding, two tests (45C4(b)): each edition's question says its own."""
+    req = {"contract": "4S", "declarer": "S", "play": [["W", "HK"], ["N", "H2"], ["N", "HQ", "changed"]]}
+    asked = {ed: play.rule({**req, "edition": ed})["questions"][0] for ed in ("2017", "2007")}
+    assert asked["2017"]["text"] == ("Was naming the 2 of hearts a slip of the tongue, rather than a loss of "
+                                     "concentration or a reconsideration of action?")
+    assert asked["2007"]["text"] == ("Was designating the 2 of hearts unintended, and was it changed without "
+                                     "pause for thought?")
+    assert asked["2017"]["cites"] == asked["2007"]["cites"] == ["45C4(b)"]
+
+
+def test_a_revoke_or_defective_trick_ruling_always_says_how_many_tricks():
+    """CONTRACT v3: 0 where the ruling decides a transfer and none is made;
+    every revoke and defective-trick ruling of both fixture files, in every
+    edition, gives a number."""
+    from test_rulings_play import CASES as PLAY_CASES, request
+    replies = [play.rule(request(c, ed)) for c in PLAY_CASES for ed in EDITIONS if ed in c and "error" not in c[ed]]
+    replies += [play.rule({**c["request"], "edition": ed}) for c in CASES if "error" not in c for ed in EDITIONS]
+    ruled = [r for r in replies if r["outcome"] and r["irregularity"]
+             and r["irregularity"]["kind"] in ("revoke", "defective-trick")]
+    assert len(ruled) > 100
+    assert all(isinstance(r["outcome"]["tricks_transferred"], int) for r in ruled)
+    assert any(r["outcome"]["tricks_transferred"] == 0 for r in ruled)
+
+
+def test_page_says_no_trick_transferred(client):
+    r = client.get("/rulings/play?edition=2017&contract=4S&declarer=S&trick=4&seat=E&defective=omitted&when=after"
+                   "&misplaced=no&has_suit=yes&won_by=opponents&later_won=no")
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "<dt>Tricks transferred</dt><dd>No trick transferred</dd>" in html
+    assert "Law 67: defective trick by East" in html
+
+
+def test_page_defective_trick_without_seat_is_a_400(client):
+    r = client.get("/rulings/play?edition=2017&contract=4S&declarer=S&defective=omitted&when=after")
+    assert r.status_code == 400
+    assert "A defective trick is ruled for the player at fault" in r.get_data(as_text=True)

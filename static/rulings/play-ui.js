@@ -117,9 +117,14 @@
     // what no card shows (46, 67): each starts its own ruling
     // rare at the table, so folded: each a label above its list, never run together
     var starters = (bundle.starters || []).map(function (st) {
-      return el("label", { "class": "stacked" }, [st.label, el("select", { id: "app-" + st.id, "data-finding": st.id,
+      var what = el("label", { "class": "stacked" }, [st.label, el("select", { id: "app-" + st.id, "data-finding": st.id,
         on: { change: function (e) { picker[st.id] = e.target.value; } } },
         [el("option", { value: "", text: "—" })].concat(st.values.map(function (v) { return el("option", { value: v[0], selected: picker[st.id] === v[0], text: v[1] }); })))]);
+      if (!st.seat) return what;
+      // a defective trick is ruled for a seat at a trick (the Trick field above), no card entered
+      return el("div", {}, [what, el("label", { "class": "stacked" }, [st.seat, el("select", { id: "app-" + st.id + "-seat",
+        on: { change: function (e) { picker[st.id + "_seat"] = e.target.value; } } },
+        [el("option", { value: "", text: "—" })].concat(SEATS.map(function (s) { return el("option", { value: s, selected: picker[st.id + "_seat"] === s, text: NAMES[s] }); })))])]);
     });
     var more = null;
     if (starters.length) {
@@ -136,7 +141,10 @@
       el("button", { type: "button", "class": "big", id: "rule", text: "Rule",
         on: { click: function () {
           state.ruled = true; state.findings = {};
-          (bundle.starters || []).forEach(function (st) { if (picker[st.id]) state.findings[st.id] = picker[st.id]; picker[st.id] = ""; });
+          (bundle.starters || []).forEach(function (st) {
+            if (picker[st.id]) state.findings[st.id] = picker[st.id];
+            if (picker[st.id] && st.seat && picker[st.id + "_seat"]) state.seat = picker[st.id + "_seat"];
+            picker[st.id] = ""; picker[st.id + "_seat"] = ""; });
           save(); render(); } } })]));
     // below Rule: the rare cases and the help, so that the facts and Rule fit one screen
     if (more) view.appendChild(more);
@@ -215,7 +223,8 @@
       var o = r.outcome, rows = [["Penalty cards", o.penalty_cards.length ? o.penalty_cards.map(function (p) { return NAMES[p.seat] + ": " + p.card + " (" + p.kind + ")"; }).join("; ") : "none"]];
       if (o.lead_restrictions) rows.push(["Lead", o.lead_restrictions.text]);
       if (o.play_restrictions) rows.push(["Play", o.play_restrictions.text]);
-      if (o.tricks_transferred !== null) rows.push(["Tricks transferred", String(o.tricks_transferred)]);
+      // (0: a transfer the Laws decided against, said in words; null: none in question)
+      if (o.tricks_transferred !== null) rows.push(["Tricks transferred", o.tricks_transferred ? String(o.tricks_transferred) : "No trick transferred"]);
       if (o.declarer) rows.push(["Declarer now", NAMES[o.declarer]]);
       if (o.information) rows.push(["Information", o.information.text]);
       if (o.score_adjustment) rows.push(["Score adjustment", o.score_adjustment.when]);

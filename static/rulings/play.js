@@ -15,6 +15,7 @@
   var MARKERS = ["exposed", "facedown", "simultaneous", "revoke", "penalty", "minor", "changed", "fifth", "retract"];
   var CARD = /^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$/;
   var CONTRACT = /^([1-7])(C|D|H|S|NT|N)(XX|X)?$/;
+  function isDefective(findings) { return findings.defective === "omitted" || findings.defective === "too-many"; }
 
   function RulingError(message, field) { this.message = message; this.field = field === undefined ? null : field; }
   function after(seat, n) { return SEATS[(SEATS.indexOf(seat) + (n === undefined ? 1 : n)) % 4]; }
@@ -64,8 +65,15 @@
       if (!(typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Math.floor(v) === v))) throw new RulingError("Finding '" + k + "' must be a word, a number or true/false.", "findings");
     });
     var req = { edition: edition, level: parseInt(m[1], 10), strain: strain, declarer: p.declarer, trick: trickOf(p), seat: seatOf(p), events: events, findings: findings };
-    if (req.seat) checkSeat(req);
+    if (isDefective(findings)) checkDefective(req);
+    else if (req.seat) checkSeat(req);
     return req;
+  }
+  /* a defective trick (67): the seat at fault and the trick, no card entered */
+  function checkDefective(req) {
+    if (!req.seat) throw new RulingError("A defective trick is ruled for the player at fault: give his seat (N, E, S or W), the player who did not play to the trick or played too many cards, and the trick that was defective (67).", "seat");
+    if (req.events.length) throw new RulingError("For a defective trick, enter no cards: give the trick that was defective and the seat at fault; the Director establishes the rest (67).", "play");
+    if (req.findings.defective === "omitted" && req.trick === 1 && req.seat === after(req.declarer)) throw new RulingError(NAMES[req.seat] + " made the opening lead (declarer's left-hand opponent), so he played to trick 1: he cannot have omitted to play to it.", "seat");
   }
 
   /* the trick the first card entered belongs to (play/__init__.py's _trick) */
@@ -197,6 +205,8 @@
       }
       t.play(seat, card);
     }
+    // a defective trick (checkDefective), an incomplete call from dummy (46), penalty cards on the table
+    if (t.joined && isDefective(req.findings)) return facts("defective-trick", null, {}, t.joined);
     if (t.joined) throw new RulingError("With the seat at fault (" + NAMES[t.joined] + "), mark " + NAMES[t.joined] + "'s card with what happened (a revoke, an exposed card…): played in turn, it is no irregularity.", "seat");
     if (req.findings.dummy_call) return facts("incomplete-dummy-call", null, { leading: !t.trick.length }, t.dummy);
     for (var s = 0; s < 4; s++) {
@@ -211,7 +221,6 @@
           partner_to_lead: !t.trick.length && t.leader === partner(holder), holder_to_play: t.expected() === holder }, holder, cards[0]);
       }
     }
-    if (req.findings.defective === "omitted" || req.findings.defective === "too-many") return facts("defective-trick", null);
     if (t.expected() === null) throw new RulingError("From trick " + t.first + ", enter the cards of trick " + t.first + " from its lead: who is to play is not known without the tricks before it.", "trick");
     return facts("none", null, { next: t.expected() });
   }

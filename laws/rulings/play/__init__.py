@@ -73,8 +73,11 @@ STARTERS = [
                 ["suit", "only a suit"], ["rank", "only a rank"], ["absent", "a card that is not in dummy"],
                 ["anything", "“play anything” (or the like)"]]},
     {"id": "defective", "label": "A defective trick found",
-     "values": [["omitted", "a player did not play to a trick"], ["too-many", "a player played too many cards"]]},
+     "values": [["omitted", "a player did not play to a trick"], ["too-many", "a player played too many cards"]],
+     # ruled for a seat and a trick, with no card entered (_check_defective)
+     "seat": "Who (the player at fault)"},
 ]
+DEFECTIVE = ("omitted", "too-many")
 _CARD = re.compile(r"^(?:([CDHS])(10|[2-9TJQKA])|(10|[2-9TJQKA])([CDHS]))$")
 _CONTRACT = re.compile(r"^([1-7])(C|D|H|S|NT|N)(XX|X)?$")
 
@@ -156,9 +159,28 @@ def parse_request(payload) -> dict:
             raise RulingInputError(f"Finding {key!r} must be a word, a number or true/false.", "findings")
     req = {"edition": edition, "level": int(m.group(1)), "strain": strain, "declarer": declarer,
            "trick": _trick(payload), "seat": _seat(payload), "events": events, "findings": findings}
-    if req["seat"]:
+    if findings.get("defective") in DEFECTIVE:
+        _check_defective(req)
+    elif req["seat"]:
         _check_seat(req)
     return req
+
+
+def _check_defective(req: dict) -> None:
+    """A defective trick (67) is ruled for the player at fault at the trick
+    that was defective: `seat` and `trick`.  No card shows it (the trick
+    lacks his card or holds too many), so none is entered; what the
+    Director establishes (who won it, 64A2) is asked."""
+    if not req["seat"]:
+        raise RulingInputError("A defective trick is ruled for the player at fault: give his seat (N, E, S or W), "
+                               "the player who did not play to the trick or played too many cards, and the trick "
+                               "that was defective (67).", "seat")
+    if req["events"]:
+        raise RulingInputError("For a defective trick, enter no cards: give the trick that was defective and the "
+                               "seat at fault; the Director establishes the rest (67).", "play")
+    if req["findings"]["defective"] == "omitted" and req["trick"] == 1 and req["seat"] == after(req["declarer"]):
+        raise RulingInputError(f"{SEAT_NAMES[req['seat']]} made the opening lead (declarer's left-hand opponent), "
+                               "so he played to trick 1: he cannot have omitted to play to it.", "seat")
 
 
 def _trick(payload: dict) -> int:
@@ -409,8 +431,11 @@ def analyse(req: dict) -> dict:
                                                        for e in events[i + 1:]))
         t.play(seat, card)
 
-    # no irregularity in the cards: what the Director heard declarer call from
-    # dummy (46), penalty cards on the table, or a defective trick found (67)
+    # no irregularity in the cards: a defective trick found (67; with the seat
+    # at fault and no card: _check_defective), what the Director heard
+    # declarer call from dummy (46), or penalty cards on the table
+    if t.joined and req["findings"].get("defective") in DEFECTIVE:
+        return facts("defective-trick", None, seat=t.joined)
     if t.joined:
         name = SEAT_NAMES[t.joined]
         raise RulingInputError(f"With the seat at fault ({name}), mark {name}'s card with what happened (a revoke, "
@@ -429,8 +454,6 @@ def analyse(req: dict) -> dict:
                          major=major,
                          partner_to_lead=not t.trick and t.leader == partner(seat),
                          holder_to_play=t.expected() == seat)
-    if req["findings"].get("defective") in ("omitted", "too-many"):
-        return facts("defective-trick", None)
     if t.expected() is None:
         raise RulingInputError(f"From trick {t.first}, enter the cards of trick {t.first} from its lead: who is to "
                                "play is not known without the tricks before it.", "trick")
