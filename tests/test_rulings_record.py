@@ -104,11 +104,14 @@ def test_play_record_lists_the_questions_answered_and_the_rectification(app):
             "findings": {"misinformed": False, "saw_dummy": False}}
     rec = make(app, {**play_args(case, "2017"), "event": "Club pairs", "board": "9"})
     assert rec["title"] == "Irregularity in the play: opening lead out of turn (Law 54)"
-    assert rec["entered"] == "Contract: 4S; Declarer: S; Play: E:HK"
+    assert rec["entered"] == "Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn"
     assert [(s["answer"], s["cites"]) for s in rec["steps"][:2]] == [("No", ["47E1"]), ("No", ["54C"])]
     text = record.as_text(rec)
     assert text.startswith("RULING RECORD — Irregularity in the play: opening lead out of turn (Law 54) (2017 Laws)\n"
-                           "Event: Club pairs\nBoard: 9\nEntered: Contract: 4S; Declarer: S; Play: E:HK\n")
+                           "Event: Club pairs\nBoard: 9 — Dealer North; East-West vulnerable (board checker, Law 2)\n"
+                           f"Director: {record.BLANK}\nPlayers: North {record.BLANK}; East {record.BLANK}; "
+                           f"South {record.BLANK}; West {record.BLANK}\n"
+                           "Entered: Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn\n")
     assert "1. Did an opponent mistakenly tell East it was his turn to lead? [47E1]\n   — No" in text
 
 
@@ -128,7 +131,7 @@ def test_findings_no_question_took_are_kept_with_what_was_entered(app):
             "rho_call": "1H", "replacement": "1S", "artificial": "no", "comparable": "yes"}
     rec = make(app, args)
     assert rec["complete"]
-    assert rec["entered"] == "Dealer: N; Calls: E:1S; Also found: comparable yes, artificial no, replacement 1S"
+    assert rec["entered"] == "Dealer: North; Calls: East 1♠; Also found: comparable: yes, artificial: no, replacement: 1♠"
     assert [s["answer"] for s in rec["steps"]] == ["South does not accept it", "1H"]
 
 
@@ -262,3 +265,32 @@ def test_any_carried_result_gives_a_record_or_a_4xx(client, procedure, calcs, ex
     assert client.get("/rulings/record.txt", query_string=query).status_code in (200, 400)
     checker = client.get("/checkers/score", query_string={"record": urlencode(query)})
     assert checker.status_code == 200
+
+
+def test_the_records_fields_of_the_wrong_shape_are_refused_naming_them(client):
+    base = "/rulings/record.txt?procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&"
+    for query, message in (("result_contract=9Z", "Contract at the table: give a contract like 4S, 3NT or 2HX, not '9Z'."),
+                           ("date=11/03/2025", "Date: give a date like 2025-03-14, not '11/03/2025'."),
+                           ("result_tricks=14", "Tricks taken by declarer: give a number of tricks from 0 to 13, not '14'.")):
+        resp = client.get(base + query)
+        assert (resp.status_code, resp.get_data(as_text=True)) == (400, message + "\n")
+
+
+def test_names_in_the_query_are_not_part_of_the_record(client):
+    """The people's names belong in the fragment: one put in the query by hand is not shown, printed or sent on."""
+    text = client.get("/rulings/record.txt?procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK"
+                      "&director=Sam+Secret&north=Nora+Secret").get_data(as_text=True)
+    assert "Secret" not in text and f"Director: {record.BLANK}\n" in text
+
+
+def test_board_dealer_vulnerability_table_result_and_appeal_period(app):
+    rec = make(app, {"procedure": "play", "edition": "2017", "contract": "4S", "declarer": "S", "play": "E:HK",
+                     "board": "23", "result_contract": "4sx", "result_declarer": "s", "result_tricks": "9",
+                     "appeal_minutes": "20", "appeal_source": "the EBU White Book 8.92.1"})
+    assert rec["board_info"] == {"dealer": "S", "vulnerable": "Both", "cites": ["2"],
+                                 "line": "Dealer South; Both sides vulnerable (board checker, Law 2)"}
+    assert rec["table_result"] == "4♠ doubled by South, 9 tricks"
+    assert rec["appeal"] == {"text": "A contestant may appeal this ruling within 20 minutes after the official score is "
+                                     "made available, the period set by the EBU White Book 8.92.1 (Law 92B).",
+                             "cites": ["92B"]}
+    assert rec["signatures"] == ["Director", "North-South", "East-West"]

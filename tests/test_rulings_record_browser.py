@@ -106,7 +106,7 @@ def test_play_ruling_makes_its_record_by_taps(page, base_url, client):
         page.tap("#play-record")
     text = _record_text(page)
     assert text.startswith("RULING RECORD — Irregularity in the play: opening lead out of turn (Law 54) (2017 Laws)")
-    assert "Entered: Contract: 4S; Declarer: S; Play: E:HK" in text and "— No" in text
+    assert "Entered: Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn" in text and "— No" in text
     # the record's link reopens it: the server's record of the same address
     query = page.url.split("?", 1)[1]
     assert client.get(f"/rulings/record.txt?{query}").get_data(as_text=True) == text
@@ -124,10 +124,17 @@ def test_play_record_without_javascript(browser, base_url):
     pg.click("#play-record")
     assert "opening lead out of turn (Law 54)" in pg.inner_text("article.record")
     assert "Did an opponent mistakenly tell East it was his turn to lead?" in pg.inner_text("ol.steps")
-    pg.click(".edit-context summary")
+    # the record's fields are above it, open (not folded below the law texts)
+    assert pg.evaluate("document.querySelector('.edit-context').compareDocumentPosition("
+                       "document.querySelector('dl.provisions')) & Node.DOCUMENT_POSITION_FOLLOWING")
     pg.fill("#c-board", "5")
+    pg.fill("#c-date", "2025-03-11")
     pg.click(".edit-context button[type=submit]")
-    assert "Board" in pg.inner_text(".record-head") and "5" in pg.inner_text(".record-head")
+    head = pg.inner_text(".record-head")
+    assert "Board\n5\nDealer North; North-South vulnerable (board checker, Law 2)" in head, head
+    assert "Date\n2025-03-11" in head
+    # without JavaScript the people's fields are not offered: they would reach the server
+    assert not pg.is_visible("#private-fields")
     ctx.close()
 
 
@@ -159,8 +166,7 @@ def test_auction_and_play_records_made_offline(browser, app):
         assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
         assert _fits(pg)
         # the event, board… added on the phone: a new address, the same record as the server's
-        pg.tap(".edit-context summary")
-        pg.fill("#c-board", "5")
+        pg.fill("#c-board", "5")  # the fields are above the record, open
         pg.tap(".edit-context button[type=submit]")
         pg.wait_for_load_state("load")
         wait_until(pg, "() => document.getElementById('record-text').textContent.includes('Board: 5')")

@@ -13,9 +13,10 @@ and the words in record.json beside this file.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
-from laws.rulings import RulingError
+from laws.rulings import RulingError, pbn
 
 WORDS = json.loads((Path(__file__).resolve().parent / "record.json").read_text(encoding="utf-8"))
 # what the Director types, and how long each may be
@@ -23,8 +24,20 @@ CONTEXT_FIELDS = {name: (label, limit) for name, label, limit in WORDS["context"
 SEAT_NAMES = WORDS["seats"]
 
 
+PRIVATE_FIELDS = {name: (label, limit) for name, label, limit in WORDS["private"]}
+HEAD = WORDS["head"]
+# the shape of the fields that are not free text: what a wrong value is refused for
+_SHAPES = {"date": (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "a date like 2025-03-14"),
+           "time": (re.compile(r"^([01]\d|2[0-3]):[0-5]\d$"), "a time like 19:45"),
+           "result_contract": (re.compile(r"^[1-7](C|D|H|S|NT)(X|XX)?$", re.I), "a contract like 4S, 3NT or 2HX"),
+           "result_declarer": (re.compile(r"^[NESW]$", re.I), "N, E, S or W"),
+           "result_tricks": (re.compile(r"^(1[0-3]|\d)$"), "a number of tricks from 0 to 13"),
+           "appeal_minutes": (re.compile(r"^[1-9]\d{0,3}$"), "a number of minutes")}
+
+
 def context(values) -> dict:
-    """The Director's entries, checked (RulingError for one too long)."""
+    """The Director's entries that the address's query carries (none names a
+    person), checked (RulingError for one too long or of the wrong shape)."""
     out = {}
     for name, (label, limit) in CONTEXT_FIELDS.items():
         v = values.get(name)
@@ -35,9 +48,50 @@ def context(values) -> dict:
         v = v.strip()
         if len(v) > limit:
             raise RulingError(f"{label} is too long (at most {limit} characters).", name)
+        if v and name in _SHAPES and not _SHAPES[name][0].match(v):
+            raise RulingError(f"{label}: give {_SHAPES[name][1]}, not {v[:20]!r}.", name)
         if v:
-            out[name] = v
+            out[name] = v.upper() if name in ("result_contract", "result_declarer") else v
     return out
+
+
+def board_number(ctx: dict) -> int | None:
+    """The board as a number for the board checker (Law 2), if it is one."""
+    b = ctx.get("board", "")
+    return int(b) if b.isascii() and b.isdigit() and 0 < int(b) < 10000 else None  # ascii: int("²") fails
+
+
+def board_line(dealer: str, vulnerable: str, cites: list[str]) -> dict:
+    """The dealer and vulnerability of the board (the board checker's result) in words."""
+    return {"dealer": dealer, "vulnerable": vulnerable, "cites": list(cites),
+            "line": f"Dealer {SEAT_NAMES[dealer]}; {WORDS['vulnerable'][vulnerable]} (board checker, Law {', '.join(cites)})"}
+
+
+def table_result(ctx: dict) -> str | None:
+    """The result at the table: '4♠ doubled by South, 10 tricks'."""
+    c, d, t = (ctx.get(k) for k in ("result_contract", "result_declarer", "result_tricks"))
+    if not (c or d or t):
+        return None
+    return ", ".join(p for p in [(call_words(c) if c else "Contract not given") + (f" by {SEAT_NAMES[d]}" if d else ""),
+                                 f"{t} trick{'s' if t != '1' else ''}" if t else ""] if p)
+
+
+def appeal(ctx: dict) -> dict:
+    """The statement of the right to appeal, its period cited (Law 92B)."""
+    a = WORDS["appeal"]
+    minutes = ctx.get("appeal_minutes") or a["minutes"]
+    source = ctx.get("appeal_source")
+    text = (a["set"] if source else a["default"]).format(minutes=minutes, source=source)
+    return {"text": text, "cites": list(a["cites"])}
+
+
+def finish(rec: dict, ctx: dict, board: dict | None) -> dict:
+    """The parts an appeals committee needs beside the ruling: the board's
+    dealer and vulnerability, the table result, the right to appeal, the
+    signatures (the people's names and the hands stay on the phone: PRIVATE_FIELDS)."""
+    rec.update(board_info=board, table_result=table_result(ctx), appeal=appeal(ctx),
+               signatures=list(WORDS["signatures"]))
+    return rec
 
 
 def provision_texts(conn, edition: str, ids) -> list[dict]:
@@ -73,18 +127,19 @@ def cited(ruling: dict, adjusted: dict | None = None) -> list[str]:
                  + (adjusted["cites"] if adjusted else []))
 
 
-def from_guided(ruling: dict, ctx: dict, texts: list[dict], adjusted: dict | None = None) -> dict:
+def from_guided(ruling: dict, ctx: dict, texts: list[dict], adjusted: dict | None = None,
+                board: dict | None = None) -> dict:
     """The record of a guided ruling (laws.rulings.guided.rule's reply)."""
     o = ruling["outcome"] or {}
     adj = o.get("score_adjustment")
-    return {"kind": "guided", "procedure": ruling["procedure"], "title": ruling["title"],
+    return finish({"kind": "guided", "procedure": ruling["procedure"], "title": ruling["title"],
             "edition": ruling["edition"], **ctx,
             "steps": [{"question": a["text"], "answer": a["label"], "cites": a["cites"]} for a in ruling["answered"]],
             "ruling": o.get("ruling") or "(not reached: questions remain)",
             "notes": [x["text"] for x in (o.get("information"), o.get("penalty")) if x],
             "score_adjustment": adj and adj.get("when"), "checker": adj and adj.get("checker"),
             "adjusted": adjusted, "keep": o.get("record") or [],
-            "provisions": texts, "complete": ruling["outcome"] is not None}
+            "provisions": texts, "complete": ruling["outcome"] is not None}, ctx, board)
 
 
 # --- mechanical rulings: the auction and the play ----------------------------------------
@@ -120,13 +175,112 @@ def answered(rule, payload: dict, questions: set[str]) -> tuple[list[dict], list
     return steps, [k for k in findings if k not in so_far]
 
 
-def entered(period: str, args, also: list[str] = ()) -> str:
+# --- readable words for every code ----------------------------------------------------------
+
+_CALL = re.compile(r"^([1-7])(C|D|H|S|NT?)(X{0,2})$", re.I)
+_CARD = re.compile(r"^([SHDC])(10|[2-9TJQKA])$", re.I)
+
+
+def call_words(call: str) -> str:
+    """'1H' -> '1♥', 'P' -> 'Pass', 'XX' -> 'Redouble', '4SX' -> '4♠ doubled'."""
+    c = call.strip().upper()
+    if c in WORDS["calls"]:
+        return WORDS["calls"][c]
+    m = _CALL.match(c)
+    if not m:
+        return call.strip()
+    strain = "NT" if m[2] in ("N", "NT") else m[2]
+    return f"{m[1]}{WORDS['suits'][strain]}" + {"": "", "X": " doubled", "XX": " redoubled"}[m[3]]
+
+
+def card_words(card: str) -> str:
+    """'HK' -> '♥K', 'DT' -> '♦10'."""
+    m = _CARD.match(card.strip())
+    if not m:
+        return card.strip()
+    return WORDS["suits"][m[1].upper()] + ("10" if m[2].upper() in ("T", "10") else m[2].upper())
+
+
+def seat_words(seat: str) -> str:
+    return SEAT_NAMES.get(seat.strip().upper(), seat.strip())
+
+
+def value_words(value: str) -> str:
+    """A finding's value (an answer code, a call, a seat, a card) in words."""
+    v = value.strip()
+    if v.lower() in WORDS["values"]:
+        return WORDS["values"][v.lower()]
+    if _CALL.match(v) or v.upper() in WORDS["calls"]:
+        return call_words(v)
+    if _CARD.match(v):
+        return card_words(v)
+    return v.replace("-", " ").replace("_", " ")
+
+
+def calls_words(text: str, dealer: str) -> str:
+    """The calls as typed ('1H E:1D P', a call without a seat by the next
+    player) in words: 'North 1♥, East 1♦, South Pass'."""
+    seats, out, seat = "NESW", [], None
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        if ":" in token:
+            seat, _, call = token.partition(":")
+            seat = seat.strip().upper()
+        else:
+            call = token
+            seat = (dealer if dealer in seats else "N") if seat is None else \
+                seats[(seats.index(seat) + 1) % 4] if seat in seats else seat
+        out.append(f"{seat_words(seat)} {call_words(call)}")
+    return ", ".join(out)
+
+
+def play_words(text: str, irregularity: dict | None = None) -> str:
+    """The cards as typed ('E:HK W:S4:facedown') in words, the irregular one
+    saying what happened: 'East led the ♥K out of turn; West ♠4 (face down)'."""
+    out = []
+    for i, token in enumerate(t for t in re.split(r"[\s,;+]+", text.strip()) if t):
+        seat, _, rest = token.partition(":")
+        card, _, how = rest.partition(":")
+        seat, card = seat_words(seat), card_words(card)
+        if irregularity and irregularity.get("index") == i:
+            kind = irregularity["kind"]
+            key = next((k for k in WORDS["irregular"] if k != "other" and k in kind), "other")
+            # what the card was said once: by the kind of irregularity, or by how it was played (W:C3:revoke)
+            said = (f"{seat} played the {card}" if how and key == "other" else
+                    WORDS["irregular"][key].format(seat=seat, card=card, kind=kind.replace("-", " ")))
+        else:
+            said = f"{seat} {card}"
+        out.append(said + (f" ({value_words(how)})" if how else ""))
+    return "; ".join(out)
+
+
+def _entered_value(key: str, value: str, args, irregularity: dict | None) -> str:
+    if key == "calls":
+        return calls_words(value, (args.get("dealer") or "N").strip().upper())
+    if key == "play":
+        return play_words(value, irregularity)
+    if key == "card":
+        seat, _, cards = value.partition(":")
+        return f"{seat_words(seat)}: " + ", ".join(card_words(c) for c in re.split(r"[\s,]+", cards) if c)
+    if key in ("dealer", "declarer", "seat"):
+        return seat_words(value)
+    if key == "required_to_pass":
+        return ", ".join(seat_words(s) for s in re.split(r"[\s,]+", value) if s)
+    if key == "contract":
+        return call_words(value)
+    return value_words(value)
+
+
+def entered(period: str, args, also: list[str] = (), irregularity: dict | None = None) -> str:
     """What the Director entered for a mechanical ruling (the calls or the
     cards, and facts that are not answers), in words, from its address;
-    `also`: findings no question took (answered(…)[1])."""
-    out = "; ".join(f"{label}: {args[k].strip()}" for k, label in WORDS["periods"][period]["entered"]
+    `also`: findings no question took (answered(…)[1]); `irregularity`: the
+    ruling's, to say what the irregular card was."""
+    out = "; ".join(f"{label}: {_entered_value(k, args[k].strip(), args, irregularity)}"
+                    for k, label in WORDS["periods"][period]["entered"]
                     if isinstance(args.get(k), str) and args[k].strip())
-    rest = [f"{k.replace('_', ' ')} {args[k].strip()}" for k in also
+    rest = [f"{k.replace('_', ' ')}: {value_words(args[k])}" for k in also
             if k not in dict(WORDS["periods"][period]["entered"]) and isinstance(args.get(k), str) and args[k].strip()]
     return out + (f"; {WORDS['also']}: " + ", ".join(rest) if rest else "")
 
@@ -138,7 +292,8 @@ def _notes(period: str, o: dict) -> list[str]:
     notes = [f"{label}: {o[key].replace('_', ' ')}." for key, label in WORDS["must_pass"]
              if o.get(key) and o[key] != "none"]
     if o.get("penalty_cards"):
-        notes.append("Penalty cards: " + "; ".join(f"{names.get(p['seat'], p['seat'])}: {p['card']} ({p['kind']})"
+        notes.append("Penalty cards: " + "; ".join(f"{names.get(p['seat'], p['seat'])}: {card_words(p['card'])} "
+                                                   f"({value_words(p['kind'])})"
                                                    for p in o["penalty_cards"]) + ".")
     notes += [o[key]["text"] for key in WORDS["texts"] if o.get(key)]
     if o.get("tricks_transferred") is not None:
@@ -151,7 +306,7 @@ def _notes(period: str, o: dict) -> list[str]:
 
 
 def from_mechanical(period: str, ruling: dict, steps: list[dict], facts: str, ctx: dict, texts: list[dict],
-                    adjusted: dict | None = None) -> dict:
+                    adjusted: dict | None = None, board: dict | None = None) -> dict:
     """The record of an auction or play ruling (POST /api/rulings/<period>'s
     reply); `steps`: answered(…); `facts`: entered(…)."""
     o = ruling.get("outcome") or {}
@@ -166,10 +321,10 @@ def from_mechanical(period: str, ruling: dict, steps: list[dict], facts: str, ct
                      for q in ruling.get("questions", [])]
     if not complete:
         said = (said + " " if said else "") + "(Not complete: questions remain.)"
-    return {"kind": period, "procedure": period, "title": title, "edition": ruling["edition"], **ctx,
+    return finish({"kind": period, "procedure": period, "title": title, "edition": ruling["edition"], **ctx,
             "entered": facts, "steps": steps, "ruling": said, "notes": _notes(period, o),
             "score_adjustment": adj and adj.get("when"), "checker": None, "adjusted": adjusted, "keep": [],
-            "provisions": texts, "complete": complete}
+            "provisions": texts, "complete": complete}, ctx, board)
 
 
 # --- the adjusted score, carried from the score checkers -----------------------------------
@@ -225,7 +380,7 @@ def _weight(text: str | None) -> float | int | None:
 def adjusted_line(checker: str, inp: dict, out: dict, extra: dict) -> dict:
     """One carried result in the record's words: `line` says what it gives."""
     r = out["result"]
-    item = {"checker": checker, "input": inp, "result": r, "explanation": out["explanation"],
+    item = {"checker": checker, "by": f"the {checker.replace('-', ' ')} checker", "input": inp, "result": r, "explanation": out["explanation"],
             "cites": list(out["cites"])}
     if checker == "score":
         declarer = extra.get("declarer", "").upper()
@@ -235,7 +390,8 @@ def adjusted_line(checker: str, inp: dict, out: dict, extra: dict) -> dict:
         how = (f"made with {r['overtricks']} overtrick{'s' if r['overtricks'] != 1 else ''}" if r["overtricks"]
                else "made" if r["made"] else f"down {r['undertricks']}")
         weight = _weight(extra.get("weight"))
-        item.update(declarer=declarer, weight=weight, ns_score=r["score"] if pair == "NS" else -r["score"],
+        ns = r["score"] if pair == "NS" else -r["score"]
+        item.update(declarer=declarer, weight=weight, ns_score=ns, sides=f"North-South {ns:+d}, East-West {-ns:+d}",
                     line=f"{r['contract']} by {SEAT_NAMES[declarer]}{' (vulnerable)' if inp.get('vulnerable') else ''}, "
                          f"{inp['tricks']} tricks, {how}: {pair} {r['score']:+d}"
                          + (f" — weight {weight} %" if weight is not None else ""))
@@ -243,7 +399,7 @@ def adjusted_line(checker: str, inp: dict, out: dict, extra: dict) -> dict:
         side = extra.get("side", "").upper()
         if side not in SIDES:
             raise RulingError("Say which side (NS or EW) the artificial score is for.", "calc")
-        item.update(side=side, line=f"{SIDES[side]}: {out['explanation']}")
+        item.update(side=side, sides=SIDES[side], line=f"{SIDES[side]}: {out['explanation']}")
     else:
         item["line"] = out["explanation"]
     return item
@@ -258,14 +414,54 @@ def adjusted(items: list[dict]) -> dict | None:
 
 # --- plain text ---------------------------------------------------------------------------
 
+BLANK = "________________"
+
+
+def hands_lines(deal: str | None) -> list[str]:
+    """The hands (a PBN Deal) in words, a line a seat: 'North: ♠AKQ ♥… '."""
+    if not deal:
+        return []
+    hands = pbn.deal(deal)
+    return [f"{SEAT_NAMES[seat]}: " + ("(not known)" if hand is None else " ".join(
+        WORDS["suits"][suit] + (cards or "—") for suit, cards in zip("SHDC", hand))) for seat, hand in hands.items()]
+
+
+def sequence_words(text: str | None, calls: bool) -> str:
+    """An auction or a play kept as 'first seat, then the tokens' in words."""
+    if not text or not text.split():
+        return ""
+    first, *tokens = text.split()
+    seats, i, out = "NESW", "NESW".index(first) if first in "NESW" else 0, []
+    for t in tokens:
+        out.append(f"{SEAT_NAMES[seats[i % 4]]} {call_words(t) if calls else card_words(t)}")
+        i += 1
+    return ", ".join(out)
+
+
+def people_lines(record: dict) -> list[str]:
+    """The director, the players and the hands: on paper a line to write on
+    when the phone has not filled them (they never reach the server)."""
+    lines = [f"Director: {record.get('director') or BLANK}",
+             "Players: " + "; ".join(f"{SEAT_NAMES[s]} {record.get(n) or BLANK}"
+                                     for s, n in zip("NESW", ("north", "east", "south", "west")))]
+    hands = hands_lines(record.get("deal"))
+    if hands:
+        lines += ["Hands:"] + [f"  {h}" for h in hands]
+    if record.get("auction"):
+        lines.append(f"Auction: {sequence_words(record['auction'], True)}")
+    if record.get("cardplay"):
+        lines.append(f"Play: {sequence_words(record['cardplay'], False)}")
+    return lines
+
+
 def as_text(record: dict) -> str:
     """The record as plain text (copied, mailed, pasted into a report)."""
     lines = [f"RULING RECORD — {record['title']} ({record['edition']} Laws)"]
-    for name, (label, _) in CONTEXT_FIELDS.items():
-        if name in ("facts", "adjustment"):
-            continue
+    for name in HEAD:
         if record.get(name):
-            lines.append(f"{label}: {record[name]}")
+            lines.append(f"{CONTEXT_FIELDS[name][0]}: {record[name]}"
+                         + (f" — {record['board_info']['line']}" if name == "board" and record.get("board_info") else ""))
+    lines += people_lines(record)
     if record.get("entered"):
         lines.append(f"Entered: {record['entered']}")
     if record.get("facts"):
@@ -277,17 +473,21 @@ def as_text(record: dict) -> str:
             lines.append(f"   — {s['answer']}")
     lines += ["", "Ruling:", record["ruling"]]
     lines += record["notes"]
+    lines += ["", f"Table result: {record.get('table_result') or BLANK}"]
     if record.get("score_adjustment") or record.get("adjustment") or record.get("adjusted"):
         lines += ["", "Score adjustment:"]
         if record.get("score_adjustment"):
             lines.append(record["score_adjustment"])
         for item in (record.get("adjusted") or {}).get("results", []):
             lines.append(f"- {item['line']} [{', '.join(item['cites'])}]")
+            lines.append(f"  {item['sides'] + ' — ' if item.get('sides') else ''}computed by {item['by']}")
         if record.get("adjustment"):
             lines.append(record["adjustment"])
     if record["keep"]:
         lines += ["", "To record: " + "; ".join(record["keep"]) + "."]
+    lines += ["", f"Right to appeal: {record['appeal']['text']} [{', '.join(record['appeal']['cites'])}]"]
     lines += ["", f"Provisions applied ({record['edition']} Laws):"]
     for p in record["provisions"]:
         lines.append(f"Law {p['id']}{' — ' + p['heading'] if p['heading'] else ''}: {p['text']}")
+    lines += ["", "Signatures:"] + [f"{who}: {BLANK}" for who in record["signatures"]]
     return "\n".join(lines) + "\n"

@@ -79,7 +79,8 @@ def bundle() -> dict:
         return {"editions": {e: data[e] for e in available()},
                 "texts": {e: _texts(e, data[e]) for e in available()},
                 "definitions": {e: _definitions(e, data[e]) for e in available()},
-                "record": record.WORDS}  # the record's words, for static/rulings/record.js
+                # the record's words and the board checker's table, for static/rulings/record.js
+                "record": cached("record_words", lambda: {**record.WORDS, "board": board_table()})}
     return cached("guided_bundle", compute)
 
 
@@ -189,8 +190,27 @@ def _mechanical(procedure: str):
     return module
 
 
+def board_info(ctx: dict) -> dict | None:
+    """The board's dealer and vulnerability, computed by the board checker (Law 2)."""
+    from laws.checkers import registry
+    n = record.board_number(ctx)
+    if n is None:
+        return None
+    out = registry.run("board", {"board": n})
+    return record.board_line(out["result"]["dealer"], out["result"]["vulnerable"], out["cites"])
+
+
+def board_table() -> dict:
+    """The board checker's dealer and vulnerability for each place in Law 2's
+    cycle, for static/rulings/record.js offline (boards repeat every 16)."""
+    from laws.checkers import registry
+    rows = [registry.run("board", {"board": n}) for n in range(1, 17)]
+    return {"cycle": [[r["result"]["dealer"], r["result"]["vulnerable"]] for r in rows], "cites": rows[0]["cites"]}
+
+
 def make_record(args) -> dict:
     ctx = record.context(args)
+    board = board_info(ctx)
     procedure = args.get("procedure") or ""
     if procedure in MECHANICAL:
         web = _mechanical(procedure)
@@ -201,7 +221,8 @@ def make_record(args) -> dict:
         adj = carried(args)
         texts = record.provision_texts(get_db(), ruling["edition"],
                                        record.cited({"answered": steps, "cites": ruling["cites"]}, adj))
-        return record.from_mechanical(procedure, ruling, steps, record.entered(procedure, args, also), ctx, texts, adj)
+        facts = record.entered(procedure, args, also, ruling.get("irregularity"))
+        return record.from_mechanical(procedure, ruling, steps, facts, ctx, texts, adj, board)
     edition = _edition(args)
     if procedure not in guided.load()[edition]["kinds"]:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
@@ -209,7 +230,7 @@ def make_record(args) -> dict:
                           "answers": _answers(args, edition, procedure)}, available())
     adj = carried(args)
     texts = record.provision_texts(get_db(), edition, record.cited(ruling, adj))
-    return record.from_guided(ruling, ctx, texts, adj)
+    return record.from_guided(ruling, ctx, texts, adj, board)
 
 
 def _canonical(args) -> str | None:
@@ -264,6 +285,8 @@ def record_page():
         return render_template("error.html", status=400, message=str(exc)), 400
     return render_template("rulings/record.html", rec=rec, text=record.as_text(rec),
                            state=request.query_string.decode(), context_fields=record.CONTEXT_FIELDS,
+                           private_fields=record.PRIVATE_FIELDS, head=record.HEAD,
+                           words=cached("record_words", lambda: {**record.WORDS, "board": board_table()}),
                            calc=_calc_links(rec, request.args))
 
 

@@ -27,6 +27,13 @@
     return out;
   }
 
+  /* record.py's _SHAPES: the fields that are not free text */
+  var SHAPES = { date: [/^\d{4}-\d{2}-\d{2}$/, "a date like 2025-03-14"], time: [/^([01]\d|2[0-3]):[0-5]\d$/, "a time like 19:45"],
+    result_contract: [/^[1-7](C|D|H|S|NT)(X|XX)?$/i, "a contract like 4S, 3NT or 2HX"], result_declarer: [/^[NESW]$/i, "N, E, S or W"],
+    result_tricks: [/^(1[0-3]|\d)$/, "a number of tricks from 0 to 13"], appeal_minutes: [/^[1-9]\d{0,3}$/, "a number of minutes"] };
+
+  function pyRepr(v) { return v.indexOf("'") >= 0 && v.indexOf('"') < 0 ? '"' + v + '"' : "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"; }
+
   function context(words, args) {
     var out = {};
     words.context.forEach(function (f) {
@@ -34,10 +41,97 @@
       if (v === undefined || v === null || v === "") return;
       v = String(v).trim();
       if (v.length > f[2]) throw new RecordError(f[1] + " is too long (at most " + f[2] + " characters).", f[0]);
-      if (v) out[f[0]] = v;
+      if (v && SHAPES[f[0]] && !SHAPES[f[0]][0].test(v))
+        throw new RecordError(f[1] + ": give " + SHAPES[f[0]][1] + ", not " + pyRepr(v.slice(0, 20)) + ".", f[0]);
+      if (v) out[f[0]] = f[0] === "result_contract" || f[0] === "result_declarer" ? v.toUpperCase() : v;
     });
     return out;
   }
+
+  /* --- readable words for every code (record.py's call_words, card_words…) -------------- */
+  var CALL_RE = /^([1-7])(C|D|H|S|NT?)(X{0,2})$/i, CARD_RE = /^([SHDC])(10|[2-9TJQKA])$/i;
+  function callWords(words, call) {
+    var c = call.trim().toUpperCase();
+    if (words.calls[c]) return words.calls[c];
+    var m = CALL_RE.exec(c);
+    if (!m) return call.trim();
+    var strain = m[2] === "N" || m[2] === "NT" ? "NT" : m[2];
+    return m[1] + words.suits[strain] + { "": "", X: " doubled", XX: " redoubled" }[m[3]];
+  }
+  function cardWords(words, card) {
+    var m = CARD_RE.exec(card.trim());
+    if (!m) return card.trim();
+    return words.suits[m[1].toUpperCase()] + (m[2].toUpperCase() === "T" || m[2] === "10" ? "10" : m[2].toUpperCase());
+  }
+  function seatWords(words, seat) { var s = seat.trim().toUpperCase(); return words.seats[s] || seat.trim(); }
+  function valueWords(words, value) {
+    var v = String(value).trim();
+    if (Object.prototype.hasOwnProperty.call(words.values, v.toLowerCase())) return words.values[v.toLowerCase()];
+    if (CALL_RE.test(v) || words.calls[v.toUpperCase()]) return callWords(words, v);
+    if (CARD_RE.test(v)) return cardWords(words, v);
+    return v.replace(/-/g, " ").replace(/_/g, " ");
+  }
+  function callsWords(words, text, dealer) {
+    var out = [], seat = null;
+    text.trim().split(/[\s,;]+/).filter(Boolean).forEach(function (token) {
+      var call;
+      if (token.indexOf(":") >= 0) { seat = token.slice(0, token.indexOf(":")).trim().toUpperCase(); call = token.slice(token.indexOf(":") + 1); }
+      else {
+        call = token;
+        seat = seat === null ? (SEATS.indexOf(dealer) >= 0 ? dealer : "N") : SEATS.indexOf(seat) >= 0 ? SEATS[(SEATS.indexOf(seat) + 1) % 4] : seat;
+      }
+      out.push(seatWords(words, seat) + " " + callWords(words, call));
+    });
+    return out.join(", ");
+  }
+  function playWords(words, text, irr) {
+    return text.trim().split(/[\s,;+]+/).filter(Boolean).map(function (token, i) {
+      var parts = token.split(":"), seat = seatWords(words, parts[0]), card = cardWords(words, parts[1] || ""),
+        how = parts.slice(2).join(":"), said;
+      if (irr && irr.index === i) {
+        var key = Object.keys(words.irregular).filter(function (k) { return k !== "other" && irr.kind.indexOf(k) >= 0; })[0] || "other";
+        said = how && key === "other" ? seat + " played the " + card
+          : words.irregular[key].replace("{seat}", seat).replace("{card}", card).replace("{kind}", irr.kind.replace(/-/g, " "));
+      } else said = seat + " " + card;
+      return said + (how ? " (" + valueWords(words, how) + ")" : "");
+    }).join("; ");
+  }
+  function enteredValue(words, key, value, args, irr) {
+    if (key === "calls") return callsWords(words, value, (args.dealer || "N").trim().toUpperCase());
+    if (key === "play") return playWords(words, value, irr);
+    if (key === "card") {
+      var i = value.indexOf(":"), seat = i >= 0 ? value.slice(0, i) : value, cards = i >= 0 ? value.slice(i + 1) : "";
+      return seatWords(words, seat) + ": " + cards.split(/[\s,]+/).filter(Boolean).map(function (c) { return cardWords(words, c); }).join(", ");
+    }
+    if (key === "dealer" || key === "declarer" || key === "seat") return seatWords(words, value);
+    if (key === "required_to_pass") return value.split(/[\s,]+/).filter(Boolean).map(function (s) { return seatWords(words, s); }).join(", ");
+    if (key === "contract") return callWords(words, value);
+    return valueWords(words, value);
+  }
+
+  /* --- the parts an appeals committee needs (record.py's finish) ------------------------ */
+  function boardInfo(words, ctx) {
+    var b = ctx.board || "", table = words.board;
+    if (!/^[0-9]+$/.test(b) || !(parseInt(b, 10) > 0 && parseInt(b, 10) < 10000) || !table) return null;
+    var row = table.cycle[(parseInt(b, 10) - 1) % table.cycle.length];
+    return { dealer: row[0], vulnerable: row[1], cites: table.cites.slice(),
+      line: "Dealer " + words.seats[row[0]] + "; " + words.vulnerable[row[1]] + " (board checker, Law " + table.cites.join(", ") + ")" };
+  }
+  function tableResult(words, ctx) {
+    var c = ctx.result_contract, d = ctx.result_declarer, t = ctx.result_tricks;
+    if (!(c || d || t)) return null;
+    return [(c ? callWords(words, c) : "Contract not given") + (d ? " by " + words.seats[d] : ""),
+      t ? t + " trick" + (t !== "1" ? "s" : "") : ""].filter(Boolean).join(", ");
+  }
+  function appeal(words, ctx) {
+    var a = words.appeal, minutes = ctx.appeal_minutes || a.minutes, source = ctx.appeal_source;
+    return { text: (source ? a.set : a["default"]).replace("{minutes}", minutes).replace("{source}", source || ""), cites: a.cites.slice() };
+  }
+  function finish(words, rec, ctx) {
+    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx), appeal: appeal(words, ctx),
+      signatures: words.signatures.slice() });
+  }
+
 
   function cited(steps, cites) {
     var ids = [];
@@ -80,7 +174,7 @@
       score_adjustment: adj ? (adj.when || null) : null, checker: adj ? (adj.checker || null) : null,
       adjusted: null, keep: o.record || [],
       provisions: provisions(bundle.texts[edition] || {}, cited(r.answered, r.cites)), complete: r.outcome !== null }),
-      uncomputed(args));
+      finish(words, uncomputed(args), ctx));
   }
 
   /* --- auction and play rulings --------------------------------------------------------- */
@@ -165,13 +259,13 @@
     return { steps: steps, also: Object.keys(findings).filter(function (k) { return !(k in soFar); }) };
   }
 
-  function entered(words, period, args, also) {
+  function entered(words, period, args, also, irr) {
     var fields = words.periods[period].entered, named = fields.map(function (f) { return f[0]; });
     var out = fields.filter(function (f) {
       return typeof args[f[0]] === "string" && args[f[0]].trim();
-    }).map(function (f) { return f[1] + ": " + args[f[0]].trim(); }).join("; ");
+    }).map(function (f) { return f[1] + ": " + enteredValue(words, f[0], args[f[0]].trim(), args, irr); }).join("; ");
     var rest = also.filter(function (k) { return named.indexOf(k) < 0 && typeof args[k] === "string" && args[k].trim(); })
-      .map(function (k) { return k.replace(/_/g, " ") + " " + args[k].trim(); });
+      .map(function (k) { return k.replace(/_/g, " ") + ": " + valueWords(words, args[k]); });
     return out + (rest.length ? "; " + words.also + ": " + rest.join(", ") : "");
   }
 
@@ -182,7 +276,7 @@
       if (o[f[0]] && o[f[0]] !== "none") out.push(f[1] + ": " + o[f[0]].replace(/_/g, " ") + ".");
     });
     if (o.penalty_cards && o.penalty_cards.length) out.push("Penalty cards: " + o.penalty_cards.map(function (p) {
-      return (names[p.seat] || p.seat) + ": " + p.card + " (" + p.kind + ")"; }).join("; ") + ".");
+      return (names[p.seat] || p.seat) + ": " + cardWords(words, p.card) + " (" + valueWords(words, p.kind) + ")"; }).join("; ") + ".");
     words.texts.forEach(function (k) { if (o[k]) out.push(o[k].text); });
     if (o.tricks_transferred !== null && o.tricks_transferred !== undefined) out.push("Tricks transferred: " + o.tricks_transferred + ".");
     if (o.declarer) out.push("Declarer now: " + names[o.declarer] + ".");
@@ -211,17 +305,49 @@
     if (!complete) said = (said ? said + " " : "") + "(Not complete: questions remain.)";
     var rec = { kind: period, procedure: period, title: title, edition: ruling.edition };
     assign(rec, ctx);
-    return assign(assign(rec, { entered: entered(words, period, args, replayed.also), steps: steps, ruling: said,
+    return assign(assign(rec, { entered: entered(words, period, args, replayed.also, irr), steps: steps, ruling: said,
       notes: notes(words, period, ruling.outcome), score_adjustment: adj ? (adj.when || null) : null, checker: null,
-      adjusted: null, keep: [], provisions: texts, complete: complete }), uncomputed(args));
+      adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, uncomputed(args), ctx));
   }
 
   /* --- plain text (record.py's as_text) -------------------------------------------------- */
+  var BLANK = "________________";
+
+  function handsLines(words, deal) {
+    if (!deal) return [];
+    var hands = root.LawbookPBN.deal(deal);
+    return SEATS.map(function (seat) {
+      return words.seats[seat] + ": " + (hands[seat] === null ? "(not known)" : hands[seat].map(function (cards, i) {
+        return words.suits["SHDC"[i]] + (cards || "—"); }).join(" "));
+    });
+  }
+
+  function sequenceWords(words, text, calls) {
+    var tokens = (text || "").split(/\s+/).filter(Boolean);
+    if (!tokens.length) return "";
+    var i = SEATS.indexOf(tokens[0]) >= 0 ? SEATS.indexOf(tokens[0]) : 0;
+    return tokens.slice(1).map(function (t, j) {
+      return words.seats[SEATS[(i + j) % 4]] + " " + (calls ? callWords(words, t) : cardWords(words, t)); }).join(", ");
+  }
+
+  function peopleLines(words, rec) {
+    var lines = ["Director: " + (rec.director || BLANK),
+      "Players: " + SEATS.map(function (s, i) { return words.seats[s] + " " + (rec[["north", "east", "south", "west"][i]] || BLANK); }).join("; ")];
+    var hands = handsLines(words, rec.deal);
+    if (hands.length) lines = lines.concat(["Hands:"], hands.map(function (h) { return "  " + h; }));
+    if (rec.auction) lines.push("Auction: " + sequenceWords(words, rec.auction, true));
+    if (rec.cardplay) lines.push("Play: " + sequenceWords(words, rec.cardplay, false));
+    return lines;
+  }
+
+  function label(words, name) { return words.context.filter(function (f) { return f[0] === name; })[0][1]; }
+
   function text(words, rec) {
     var lines = ["RULING RECORD — " + rec.title + " (" + rec.edition + " Laws)"];
-    words.context.forEach(function (f) {
-      if (f[0] !== "facts" && f[0] !== "adjustment" && rec[f[0]]) lines.push(f[1] + ": " + rec[f[0]]);
+    words.head.forEach(function (name) {
+      if (rec[name]) lines.push(label(words, name) + ": " + rec[name] + (name === "board" && rec.board_info ? " — " + rec.board_info.line : ""));
     });
+    lines = lines.concat(peopleLines(words, rec));
     if (rec.entered) lines.push("Entered: " + rec.entered);
     if (rec.facts) lines.push("", "Facts:", rec.facts);
     if (rec.steps.length) {
@@ -230,16 +356,23 @@
     }
     lines.push("", "Ruling:", rec.ruling);
     lines = lines.concat(rec.notes);
+    lines.push("", "Table result: " + (rec.table_result || BLANK));
     var results = (rec.adjusted || {}).results || [];
     if (rec.score_adjustment || rec.adjustment || rec.adjusted) {
       lines.push("", "Score adjustment:");
       if (rec.score_adjustment) lines.push(rec.score_adjustment);
-      results.forEach(function (item) { lines.push("- " + item.line + " [" + item.cites.join(", ") + "]"); });
+      results.forEach(function (item) {
+        lines.push("- " + item.line + " [" + item.cites.join(", ") + "]");
+        lines.push("  " + (item.sides ? item.sides + " — " : "") + "computed by " + item.by);
+      });
       if (rec.adjustment) lines.push(rec.adjustment);
     }
     if (rec.keep.length) lines.push("", "To record: " + rec.keep.join("; ") + ".");
+    lines.push("", "Right to appeal: " + rec.appeal.text + " [" + rec.appeal.cites.join(", ") + "]");
     lines.push("", "Provisions applied (" + rec.edition + " Laws):");
     rec.provisions.forEach(function (p) { lines.push("Law " + p.id + (p.heading ? " — " + p.heading : "") + ": " + p.text); });
+    lines.push("", "Signatures:");
+    rec.signatures.forEach(function (who) { lines.push(who + ": " + BLANK); });
     return lines.join("\n") + "\n";
   }
 
@@ -261,11 +394,224 @@
     });
   }
 
+
+  /* --- the record page: what only the phone knows ----------------------------------------
+     The people's names and the hands (words.private) live in the address's
+     fragment (#director=…&north=…&deal=…), which the browser never sends,
+     and in records saved on this phone; this fills them in, sets the date
+     and time when the address has none, and reads and writes PBN. */
+  var STORE_KEY = "lawbook-records";
+
+  function fragment(words) {
+    var q = new URLSearchParams(location.hash.replace(/^#/, "")), out = {};
+    words["private"].forEach(function (f) {
+      var v = (q.get(f[0]) || "").trim().slice(0, f[2]);
+      if (v) out[f[0]] = v;
+    });
+    if (out.deal) { try { out.deal = root.LawbookPBN.dealText(root.LawbookPBN.deal(out.deal)); } catch (e) { out.deal_error = e.message; delete out.deal; } }
+    return out;
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+
+  /* the date and time set on the phone when the record is first made (editable in the form) */
+  function stampNow() {
+    var q = new URLSearchParams(location.search);
+    if (q.get("date")) return false;
+    var d = new Date();
+    q.set("date", d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()));
+    if (!q.get("time")) q.set("time", two(d.getHours()) + ":" + two(d.getMinutes()));
+    location.replace(location.pathname + "?" + q.toString() + location.hash);
+    return true;
+  }
+
+  function node(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (k === "text") e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]); });
+    (kids || []).forEach(function (c) { if (c !== null) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+
+  /* the parts a record drawn on the phone (guided.js) lacks: seats, table result, appeal, signatures */
+  function ensureParts(app, rec, words) {
+    if (document.getElementById("appeal")) return;
+    var head = app.querySelector(".record-head"), provH = Array.prototype.slice.call(app.querySelectorAll("h2")).filter(function (h) { return /^Provisions applied/.test(h.textContent); })[0];
+    head.appendChild(node("dt", { text: "Director" }));
+    head.appendChild(node("dd", { "class": "slot", "data-private": "director" }));
+    if (rec.board_info) Array.prototype.slice.call(head.querySelectorAll("dt")).forEach(function (dt) {
+      if (dt.textContent === "Board") dt.nextSibling.appendChild(node("span", { "class": "board-info", text: " — " + rec.board_info.line }));
+    });
+    var seats = node("table", { "class": "seats" }, [node("caption", { text: "Seats and players" }),
+      node("tr", {}, SEATS.map(function (s) { return node("th", { scope: "col", text: words.seats[s] }); })),
+      node("tr", {}, ["north", "east", "south", "west"].map(function (n) { return node("td", { "class": "slot", "data-private": n }); }))]);
+    head.parentNode.insertBefore(node("div", { "class": "hands", id: "record-hands", hidden: "" }), head.nextSibling);
+    head.parentNode.insertBefore(seats, head.nextSibling);
+    app.insertBefore(node("p", { "class": "table-result" }, [node("strong", { text: "Table result:" }), " ",
+      rec.table_result ? rec.table_result : node("span", { "class": "slot" })]), provH);
+    app.insertBefore(node("p", { "class": "appeal", id: "appeal" }, [node("strong", { text: "Right to appeal:" }),
+      " " + rec.appeal.text + " [" + rec.appeal.cites.join(", ") + "]"]), provH);
+    var sig = node("div", { "class": "signatures" }, rec.signatures.map(function (w) { return node("p", {}, [node("span", { text: w }), node("span", { "class": "slot" })]); }));
+    app.insertBefore(sig, app.querySelector(".record-actions"));
+  }
+
+  function fill(app, rec, words, priv) {
+    Array.prototype.slice.call(app.querySelectorAll("[data-private]")).forEach(function (e) { e.textContent = priv[e.dataset["private"]] || ""; });
+    var hands = document.getElementById("record-hands"), full = assign(assign({}, rec), priv);
+    hands.textContent = "";
+    var lines = peopleLines(words, full).slice(2);
+    lines.forEach(function (l) { hands.appendChild(node("p", { text: l.trim() })); });
+    if (priv.deal_error) hands.appendChild(node("p", { "class": "error", text: priv.deal_error }));
+    hands.hidden = !hands.childNodes.length;
+    document.getElementById("record-text").textContent = text(words, full);
+    Array.prototype.slice.call(document.querySelectorAll("[data-private-field]")).forEach(function (i) { i.value = priv[i.dataset.privateField] || ""; });
+    app.dataset.recordReady = "yes";
+  }
+
+  /* the record's fields as PBN, the ruling as commentary */
+  function pbnOf(rec, words, priv) {
+    var f = assign(assign({}, rec), priv);
+    if (rec.board_info) { f.dealer = rec.board_info.dealer; f.vulnerable = rec.board_info.vulnerable; }
+    var said = [rec.title + " (" + rec.edition + " Laws).", "Ruling: " + rec.ruling].concat(rec.notes)
+      .concat(((rec.adjusted || {}).results || []).map(function (i) { return "Adjusted: " + i.line + (i.sides ? " (" + i.sides + ")" : ""); }))
+      .concat(rec.adjustment ? ["Adjusted: " + rec.adjustment] : []);
+    return root.LawbookPBN.write(f, said.join(" "));
+  }
+
+  /* the people's fields and the PBN reader in the form guided.js draws offline
+     (templates/rulings/record_form.html's fieldset, made here) */
+  function privateForm(app, words) {
+    var form = app.querySelector(".edit-context form");
+    if (!form || document.getElementById("private-fields")) return;
+    form.id = "record-form";
+    var fields = words["private"].map(function (f) {
+      var attrs = { id: "p-" + f[0], "data-private-field": f[0], maxlength: String(f[2]) };
+      return node("div", { "class": "field" }, [node("label", { "for": "p-" + f[0], text: f[1] }),
+        f[0] === "auction" || f[0] === "cardplay" ? node("textarea", assign(attrs, { rows: "2" })) : node("input", assign(attrs, { autocomplete: "off" }))]);
+    });
+    var set = node("fieldset", { "class": "private", id: "private-fields" }, [node("legend", { text: "Kept on this phone only" }),
+      node("p", { "class": "hint", text: "Names and hands stay in this page's address after the # and in records saved on this phone; they are never sent to the server." })]
+      .concat(fields).concat([
+        node("div", { "class": "field" }, [node("label", { "for": "pbn-in", text: "Paste a PBN board (or choose a .pbn file)" }),
+          node("textarea", { id: "pbn-in", rows: "3" }), node("input", { type: "file", id: "pbn-file", accept: ".pbn,text/plain" })]),
+        node("p", {}, [node("button", { "class": "big secondary", type: "button", id: "pbn-read", text: "Read the PBN" })]),
+        node("p", { "class": "error", id: "pbn-error", role: "alert", hidden: "" })]));
+    form.insertBefore(set, form.lastChild);
+    /* above the record, open, as on the server's page */
+    var details = form.parentNode;
+    details.open = true;
+    app.insertBefore(details, app.querySelector(".record-head"));
+  }
+
+  function wireForm(app, rec, words) {
+    var form = document.getElementById("record-form");
+    if (!form) return;
+    var names = words["private"].map(function (f) { return f[0]; });
+    document.getElementById("private-fields").hidden = false;
+    form.addEventListener("submit", function (e) {
+      /* the query's fields by the form; the private ones into the fragment */
+      e.preventDefault();
+      var q = new URLSearchParams();
+      new FormData(form).forEach(function (v, k) { if (typeof v === "string" && v.trim()) q.append(k, v); });
+      var h = new URLSearchParams();
+      Array.prototype.slice.call(form.querySelectorAll("[data-private-field]")).forEach(function (i) { if (i.value.trim()) h.set(i.dataset.privateField, i.value.trim()); });
+      var url = "/rulings/record?" + q.toString() + (h.toString() ? "#" + h.toString() : "");
+      if ("?" + q.toString() === location.search) { history.replaceState(null, "", url); fill(app, rec, words, fragment(words)); }
+      else location.assign(url);
+    });
+    var err = document.getElementById("pbn-error");
+    function readPBN(textIn) {
+      err.hidden = true;
+      try {
+        var games = root.LawbookPBN.read(textIn);
+        if (!games.length) throw new root.LawbookPBN.PBNError("No board found in the PBN (no tag like [Board \"5\"]).");
+        var g = games[0];
+        Object.keys(g).forEach(function (k) {
+          /* only the record's own fields: the ruling's (dealer of the auction ruled…) stay as ruled */
+          var pub = words.context.some(function (f) { return f[0] === k; });
+          var input = names.indexOf(k) >= 0 ? form.querySelector("[data-private-field='" + k + "']") : pub ? form.elements[k] : null;
+          if (input && !(input instanceof RadioNodeList)) input.value = g[k];
+        });
+        err.textContent = "Read: " + Object.keys(g).length + " fields. Update the record to keep them.";
+        err.hidden = false;
+        err.className = "note";
+      } catch (e) {
+        if (!(e instanceof root.LawbookPBN.PBNError)) throw e;
+        err.className = "error"; err.textContent = e.message; err.hidden = false;
+      }
+    }
+    document.getElementById("pbn-read").addEventListener("click", function () { readPBN(document.getElementById("pbn-in").value); });
+    document.getElementById("pbn-file").addEventListener("change", function () {
+      var f = this.files[0];
+      if (f) f.text().then(function (t) { document.getElementById("pbn-in").value = t; readPBN(t); });
+    });
+  }
+
+  function wireButtons(app, rec, words) {
+    var exp = document.getElementById("export-pbn");
+    exp.hidden = false;
+    exp.addEventListener("click", function () {
+      /* made and downloaded on the phone: no request */
+      var blob = new Blob([pbnOf(rec, words, fragment(words))], { type: "application/x-pbn" });
+      var a = node("a", { href: URL.createObjectURL(blob), download: "ruling-board-" + (rec.board || "x").replace(/[^A-Za-z0-9-]/g, "") + ".pbn" });
+      document.body.appendChild(a); a.click(); a.remove();
+    });
+    /* guided.js saves the address without its fragment: keep the fragment with the saved record */
+    document.addEventListener("click", function (e) {
+      if (!e.target || e.target.id !== "save-record") return;
+      try {
+        var list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
+        if (list.length && list[0].url === location.pathname + location.search) {
+          list[0].url += location.hash;
+          localStorage.setItem(STORE_KEY, JSON.stringify(list));
+        }
+      } catch (err) { /* nothing saved: guided.js said so */ }
+    });
+    window.addEventListener("hashchange", function () { fill(app, rec, words, fragment(words)); });
+  }
+
+  function json(id) { var e = document.getElementById(id); return e ? JSON.parse(e.textContent) : null; }
+
+  function getJSON(url) { return fetch(url, { credentials: "same-origin" }).then(function (r) { if (!r.ok) throw new Error(url + ": " + r.status); return r.json(); }); }
+
+  function startPage() {
+    var app = document.getElementById("guided-app");
+    if (!app || app.dataset.page !== "record") return;
+    var args = {};
+    new URLSearchParams(location.search).forEach(function (v, k) { args[k] = k === "calc" ? [].concat(args[k] || [], v) : v; });
+    if (!args.procedure || stampNow()) return;
+    var stale = location.search.replace(/^\?/, "") !== (app.dataset.state || "");
+    if (!stale) {
+      var rec = json("record-data"), words = json("record-words");
+      fill(app, rec, words, fragment(words));
+      wireForm(app, rec, words);
+      wireButtons(app, rec, words);
+      return;
+    }
+    /* drawn on the phone by guided.js (offline): the same record, made here again, and finished once it is drawn */
+    var mechanical = args.procedure === "auction" || args.procedure === "play";
+    Promise.all([getJSON("/rulings/guided.json"), mechanical ? getJSON("/rulings/" + args.procedure + ".json") : null]).then(function (got) {
+      var words = got[0].record;
+      var rec = mechanical ? mechanical_(words, args.procedure, got[1], args) : guided(got[0], args);
+      var pre = document.getElementById("record-text");
+      var done = function () {
+        ensureParts(app, rec, words); privateForm(app, words); fill(app, rec, words, fragment(words));
+        wireForm(app, rec, words); wireButtons(app, rec, words);
+      };
+      if (app.querySelector(".record-head")) { done(); return; }
+      var seen = new MutationObserver(function () {
+        if (app.querySelector(".record-head") && pre.textContent) { seen.disconnect(); done(); }
+      });
+      seen.observe(app, { childList: true, subtree: true, characterData: true });
+    }).catch(function () { /* guided.js says what cannot be drawn */ });
+  }
+
   function el(tag, cls) { var e = document.createElement(tag); e.className = cls; return e; }
 
+  var mechanical_ = mechanical;
   root.LawbookRecord = { guided: guided, mechanical: mechanical, text: text, context: context, asked: asked,
-    RecordError: RecordError };
+    RecordError: RecordError, pbn: pbnOf, fragment: fragment };
   if (typeof document !== "undefined") {
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wireMakeLinks); else wireMakeLinks();
+    var go = function () { wireMakeLinks(); startPage(); };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", go); else go();
   }
 })(typeof self !== "undefined" ? self : this);
