@@ -333,11 +333,12 @@ def test_record_page_reopens_from_its_address(client):
          "&claim_trump_unaware=yes&claim_trump_lost=yes&event=Club&board=12&table=4&facts=%3Cb%3Eclaimed%3C%2Fb%3E")
     html = client.get(f"/rulings/record?{q}").get_data(as_text=True)
     assert "Award the opponents the trick or tricks that trump could win" in html
-    assert "&lt;b&gt;claimed&lt;/b&gt;" in html and "<b>claimed</b>" not in html  # escaped
+    assert "&lt;b&gt;claimed" not in html and "<b>claimed" not in html  # the facts in an old query are not echoed
     assert "Law 70C2" in html
     text = client.get(f"/rulings/record.txt?{q}")
-    assert text.content_type.startswith("text/plain") and "Board: 12" in text.get_data(as_text=True)
-    assert client.get("/rulings/record?procedure=claim&edition=2017&board=" + "9" * 30).status_code == 400
+    # the record's fields in a query (an old address) are not read: the phone keeps them in the fragment
+    assert text.content_type.startswith("text/plain") and f"Board: {record.BLANK}\n" in text.get_data(as_text=True)
+    assert client.get("/rulings/record?procedure=claim&edition=2017&board=" + "9" * 30).status_code == 200
 
 
 def test_record_of_an_auction_ruling(client):
@@ -345,6 +346,7 @@ def test_record_of_an_auction_ruling(client):
         as_text=True)
     # East's 1D over North's 1H is insufficient: Law 27
     assert "Irregularity in the auction" in html and "Board" in html and "Law 27" in html
+    assert "Dealer North" not in html  # the board is the phone's (the fragment): no dealer worked out from a query
 
 
 def test_law_pages_link_the_procedure_that_applies_them(client):

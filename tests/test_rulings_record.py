@@ -65,6 +65,17 @@ def expected_errors() -> int:
     return sum("error" in c[ed] for c in cases for ed in ("2017", "2007", "1993-rubber") if ed in c)
 
 
+B = record.BLANK
+
+
+def with_context(app, rec: dict, values: dict) -> dict:
+    """What the phone makes of a record and its fragment's fields (record.js's withContext)."""
+    from laws.web.guided import board_info
+    ctx = record.context(values)
+    with app.test_request_context():
+        return record.with_context(rec, ctx, board_info(ctx))
+
+
 def make(app, args) -> dict:
     from laws.web.guided import make_record
     with app.test_request_context():
@@ -102,13 +113,14 @@ def test_play_record_lists_the_questions_answered_and_the_rectification(app):
     # declarer refuses the lead and forbids hearts
     case = {"contract": "4S", "declarer": "S", "play": [["E", "HK"]],
             "findings": {"misinformed": False, "saw_dummy": False}}
-    rec = make(app, {**play_args(case, "2017"), "event": "Club pairs", "board": "9"})
+    rec = with_context(app, make(app, play_args(case, "2017")), {"event": "Club pairs", "board": "9"})
     assert rec["title"] == "Irregularity in the play: opening lead out of turn (Law 54)"
     assert rec["entered"] == "Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn"
     assert [(s["answer"], s["cites"]) for s in rec["steps"][:2]] == [("No", ["47E1"]), ("No", ["54C"])]
     text = record.as_text(rec)
     assert text.startswith("RULING RECORD — Irregularity in the play: opening lead out of turn (Law 54) (2017 Laws)\n"
-                           "Event: Club pairs\nBoard: 9 — Dealer North; East-West vulnerable (board checker, Law 2)\n"
+                           f"Date: {B}\nTime: {B}\nEvent: Club pairs\nVenue: {B}\nSession: {B}\nRound: {B}\n"
+                           f"Board: 9 — Dealer North; East-West vulnerable (board checker, Law 2)\nTable: {B}\n"
                            f"Director: {record.BLANK}\nPlayers: North {record.BLANK}; East {record.BLANK}; "
                            f"South {record.BLANK}; West {record.BLANK}\n"
                            "Entered: Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn\n")
@@ -136,10 +148,12 @@ def test_findings_no_question_took_are_kept_with_what_was_entered(app):
 
 
 def test_record_pages_of_play_rulings(client):
-    q = "procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&misinformed=no&board=3"
+    q = "procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&misinformed=no"
     html = client.get(f"/rulings/record?{q}").get_data(as_text=True)
-    assert "opening lead out of turn (Law 54)" in html and "Law 47E1" in html and "Board" in html
-    assert "Board: 3" in client.get(f"/rulings/record.txt?{q}").get_data(as_text=True)
+    assert "opening lead out of turn (Law 54)" in html and "Law 47E1" in html
+    # the record's fields are blank lines to write on (the phone fills them from the fragment)
+    assert '<dt>Board</dt><dd class="slot" data-context="board"></dd>' in html
+    assert f"\nBoard: {B}\n" in client.get(f"/rulings/record.txt?{q}").get_data(as_text=True)
     bad = client.get("/rulings/record?procedure=play&edition=2017&contract=4S&declarer=S&play=E%3A%3Cb%3E")
     assert bad.status_code == 400 and "<b>" not in bad.get_data(as_text=True)
     # the play page offers the record without JavaScript, with the ruling's own parameters
@@ -199,10 +213,9 @@ def test_bad_carried_results_name_the_field(app, calc, field):
 
 
 def test_a_checker_opened_from_a_record_carries_its_result_back(client):
-    state = urlencode([("procedure", "unauthorized-information"), ("edition", "2017"), *UI_TO_ADJUSTED.items(),
-                       ("board", "7")])
-    # the record offers the checkers, each opened for it
-    html = client.get(f"/rulings/record?{state}").get_data(as_text=True)
+    state = urlencode([("procedure", "unauthorized-information"), ("edition", "2017"), *UI_TO_ADJUSTED.items()])
+    # the record offers the checkers, each opened for it (an old address's board is not carried on)
+    html = client.get(f"/rulings/record?{state}&board=7").get_data(as_text=True)
     link = re.search(r'data-checker="score" href="([^"]+)"', html).group(1).replace("&amp;", "&")
     assert dict(parse_qsl(urlsplit(link).query)) == {"record": state}
     page = client.get(link).get_data(as_text=True)
@@ -215,7 +228,7 @@ def test_a_checker_opened_from_a_record_carries_its_result_back(client):
     form = re.search(r'<form class="carry".*?</form>', r.get_data(as_text=True), re.S).group(0)
     hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
     assert ("calc", "score;level=4;strain=S;vulnerable=yes;tricks=10") in hidden
-    assert ("board", "7") in hidden and 'name="calc_declarer"' in form and 'name="calc_weight"' in form
+    assert "board" not in dict(hidden) and 'name="calc_declarer"' in form and 'name="calc_weight"' in form
     back = client.get("/rulings/record", query_string=[*hidden, ("calc_declarer", "N"), ("calc_weight", "")])
     assert back.status_code == 303
     target = back.headers["Location"]
@@ -267,13 +280,51 @@ def test_any_carried_result_gives_a_record_or_a_4xx(client, procedure, calcs, ex
     assert checker.status_code == 200
 
 
-def test_the_records_fields_of_the_wrong_shape_are_refused_naming_them(client):
-    base = "/rulings/record.txt?procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&"
-    for query, message in (("result_contract=9Z", "Contract at the table: give a contract like 4S, 3NT or 2HX, not '9Z'."),
-                           ("date=11/03/2025", "Date: give a date like 2025-03-14, not '11/03/2025'."),
-                           ("result_tricks=14", "Tricks taken by declarer: give a number of tricks from 0 to 13, not '14'.")):
-        resp = client.get(base + query)
-        assert (resp.status_code, resp.get_data(as_text=True)) == (400, message + "\n")
+def test_the_records_fields_of_the_wrong_shape_are_refused_naming_them():
+    # the phone checks them (record.js's context, the same words): the server never sees them
+    for values, message in (({"result_contract": "9Z"}, "Contract at the table: give a contract like 4S, 3NT or 2HX, not '9Z'."),
+                            ({"date": "11/03/2025"}, "Date: give a date like 2025-03-14, not '11/03/2025'."),
+                            ({"result_tricks": "14"}, "Tricks taken by declarer: give a number of tricks from 0 to 13, not '14'.")):
+        with pytest.raises(RulingError) as exc:
+            record.context(values)
+        assert (exc.value.field, str(exc.value)) == (next(iter(values)), message)
+
+
+# every record field, as an old address carried them in its query (a name in the facts too)
+OLD_FIELDS = {"date": "2025-03-11", "time": "19:45", "event": "Tuesday Evening Pairs", "site": "Riverside Club",
+              "session": "Evening", "round": "Round 4", "board": "23", "table": "Table 6",
+              "facts": "Ann Secretname hesitated over 3S <b>", "result_contract": "4SX", "result_declarer": "S",
+              "result_tricks": "9", "adjustment": "3S+1 NS 170", "appeal_minutes": "20",
+              "appeal_source": "the County Handbook", "director": "Sam Secret", "north": "Nora Secret", "deal": "N:AK"}
+
+
+@pytest.mark.parametrize("kind", ["play", "guided"])
+def test_an_old_address_with_the_records_fields_in_its_query_is_not_echoed(client, kind):
+    """The server ignores every record field in a query: not in the page, its
+    links, its hidden fields or its text — blank lines instead; the page's
+    state is the query without them (the address the phone leaves)."""
+    ruling = ([("procedure", "play"), ("edition", "2017"), ("contract", "4S"), ("declarer", "S"), ("play", "E:HK")]
+              if kind == "play" else [("procedure", "unauthorized-information"), ("edition", "2017"),
+                                      *UI_TO_ADJUSTED.items(), ("calc", "score;level=4;strain=S;tricks=10;declarer=S")])
+    mixed = [*ruling[:2], *OLD_FIELDS.items(), *ruling[2:]]
+    page = client.get("/rulings/record", query_string=mixed)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200
+    for v in (v for v in OLD_FIELDS.values() if len(v) >= 7):  # (a short one, like S, is in any page)
+        for shown in (v, urlencode({"x": v})[2:]):
+            assert shown not in html, shown
+    assert "Secret" not in html and "Riverside" not in html
+    assert parse_qsl(re.search(r'data-state="([^"]*)"', html).group(1).replace("&amp;", "&")) == ruling
+    form = re.search(r'<form method="get" action="/rulings/record" id="record-form">.*?</form>', html, re.S).group(0)
+    hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)
+    assert [k for k, _ in hidden] == [k for k, _ in ruling]
+    assert " name=" not in form.replace('<input type="hidden" name=', "")  # nothing written here is sent
+    text = client.get("/rulings/record.txt", query_string=mixed).get_data(as_text=True)
+    assert text == client.get("/rulings/record.txt", query_string=ruling).get_data(as_text=True)
+    assert f"Date: {B}\nTime: {B}\nEvent: {B}\n" in text and f"\nFacts:\n{B}\n" in text
+    assert "Secret" not in text and "Riverside" not in text
+    # a field of the wrong shape in an old query is not a reason to refuse the record: it is not read
+    assert client.get("/rulings/record", query_string=[*ruling, ("result_tricks", "14")]).status_code == 200
 
 
 def test_names_in_the_query_are_not_part_of_the_record(client):
@@ -284,9 +335,10 @@ def test_names_in_the_query_are_not_part_of_the_record(client):
 
 
 def test_board_dealer_vulnerability_table_result_and_appeal_period(app):
-    rec = make(app, {"procedure": "play", "edition": "2017", "contract": "4S", "declarer": "S", "play": "E:HK",
-                     "board": "23", "result_contract": "4sx", "result_declarer": "s", "result_tricks": "9",
-                     "appeal_minutes": "20", "appeal_source": "the EBU White Book 8.92.1"})
+    rec = with_context(app, make(app, {"procedure": "play", "edition": "2017", "contract": "4S", "declarer": "S",
+                                       "play": "E:HK"}),
+                       {"board": "23", "result_contract": "4sx", "result_declarer": "s", "result_tricks": "9",
+                        "appeal_minutes": "20", "appeal_source": "the EBU White Book 8.92.1"})
     assert rec["board_info"] == {"dealer": "S", "vulnerable": "Both", "cites": ["2"],
                                  "line": "Dealer South; Both sides vulnerable (board checker, Law 2)"}
     assert rec["table_result"] == "4♠ doubled by South, 9 tricks"

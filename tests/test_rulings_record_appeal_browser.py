@@ -10,11 +10,11 @@ does, and refuses the same malformed deals with the same messages."""
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import quote, quote_plus, urlencode
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit
 
 import pytest
 
-from laws.rulings import pbn
+from laws.rulings import pbn, record
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
     CHROMIUM, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until)
 from test_rulings_guided_browser import _pdf_pages
@@ -33,14 +33,26 @@ KINDS = {
 DIRECTOR = "Pat Director"
 NAMES = [CLUB[k] for k in ("north", "east", "south", "west")] + [DIRECTOR]
 CLUB_PBN = (PBN_DIR / "club-pairs.pbn").read_text(encoding="utf-8")
+# the record's fields the PBN board does not give, all filled in by hand (a player's name in the facts)
+MORE = {"time": "19:45", "session": "Evening session", "table": "Table 6",
+        "facts": "Bob North hesitated before passing 2H; Cy East called me at trick 3.",
+        "adjustment": "4H-1 NS -50 for both sides", "appeal_minutes": "20", "appeal_source": "the Club Handbook"}
 # what must never leave the phone, as it would be written in an address or a body
-SECRETS = [v for n in NAMES for v in (n, quote(n), quote_plus(n))] + ["AKQ2.J54", "K7632"]
+SECRETS = ([v for n in NAMES + [MORE["facts"], MORE["appeal_source"], CLUB["event"]]
+            for v in (n, quote(n), quote_plus(n))] + ["AKQ2.J54", "K7632"])
+# what a request's query may carry: the procedure, the edition, the answers or the ruling's own facts, calc
+ALLOWED = {"procedure", "edition", "calc"} | {k for q in KINDS.values() for k, _ in parse_qsl(q)}
 
 
 def _watch(pg) -> list[str]:
     seen: list[str] = []
     pg.on("request", lambda r: seen.append(" ".join([r.url, r.post_data or "", repr(r.headers)])))
     return seen
+
+
+def _query_keys(requests: list[str]) -> set[str]:
+    """Every key of every watched request's query string."""
+    return {k for r in requests for k, _ in parse_qsl(urlsplit(r.split(" ", 1)[0]).query, keep_blank_values=True)}
 
 
 def _ready(pg):
@@ -58,9 +70,13 @@ def _import_and_update(pg, pbn_text: str):
     assert pg.input_value("#c-board") == CLUB["board"] and pg.input_value("#p-north") == CLUB["north"]
     assert pg.input_value("#p-deal") == CLUB["deal"] and pg.input_value("#c-result_contract") == "4H"
     pg.fill("#p-director", DIRECTOR)
-    with pg.expect_navigation():
-        pg.tap("#record-form button[type=submit]")
-    _ready(pg)
+    for k, v in MORE.items():
+        pg.fill(f"#c-{k}", v)
+    # the query stays as it is: the fields go into the fragment, the record is filled in place
+    query = pg.url.split("#")[0]
+    pg.tap("#record-form button[type=submit]")
+    wait_until(pg, "(d) => document.getElementById('record-text').textContent.includes('Director: ' + d)", DIRECTOR)
+    assert pg.url.split("#")[0] == query
 
 
 def _exported(pg) -> str:
@@ -78,20 +94,31 @@ def _check_record(pg, kind: str):
     assert "Auction: North 1♣, East Pass, South 1♥, West Pass, North 2♥, East Pass, South 4♥, West Pass, " \
            "North Pass, East Pass\n" in text
     assert "Table result: 4♥ by South, 10 tricks\n" in text
-    assert ("Right to appeal: A contestant may appeal this ruling within 30 minutes after the official score is made "
-            "available (Law 92B), unless the Regulating Authority has set another period. [92B]") in text
+    assert ("Right to appeal: A contestant may appeal this ruling within 20 minutes after the official score is made "
+            "available, the period set by the Club Handbook (Law 92B). [92B]") in text
     assert text.endswith("Signatures:\nDirector: ________________\nNorth-South: ________________\n"
                          "East-West: ________________\n")
-    assert "Date: 2025-03-11\nTime: " in text and "Event: Tuesday Club Pairs\n" in text
+    assert ("Date: 2025-03-11\nTime: 19:45\nEvent: Tuesday Club Pairs\nVenue: Riverside Bridge Club\n"
+            "Session: Evening session\nRound: 2\nBoard: 5 — Dealer North; North-South vulnerable (board checker, Law 2)\n"
+            "Table: Table 6\nDirector: ") in text
+    assert f"\nFacts:\n{MORE['facts']}\n" in text and "4H-1 NS -50 for both sides\n" in text
+    assert "the period set by the Club Handbook (Law 92B)" in text and "within 20 minutes" in text
+    # the page shows them too, filled from the fragment
+    assert pg.inner_text("p.facts") == MORE["facts"] and pg.inner_text("#table-result") == "4♥ by South, 10 tricks"
+    assert pg.inner_text("dd[data-context='board']") == "5\nDealer North; North-South vulnerable (board checker, Law 2)"
     if kind == "guided":
         assert "  North-South +420, East-West -420 — computed by the score checker\n" in text
     # the page says the same: the people and the hands filled from the fragment
     assert pg.inner_text("table.seats") .split() == ["Seats", "and", "players", "North", "East", "South", "West",
                                                       "Bob", "North", "Cy", "East", "Di", "South", "Ann", "West"]
     assert "North: ♠AKQ2 ♥J54 ♦K83 ♣Q72" in pg.inner_text("#record-hands")
-    # the names are in the fragment, never in the query
+    # the names and every record field are in the fragment, never in the query
     query, _, frag = pg.url.partition("?")[2].partition("#")
     assert not any(s in query for s in SECRETS) and quote_plus(CLUB["north"]) in frag
+    assert {k for k, _ in parse_qsl(query)} <= ALLOWED and not {k for k, _ in parse_qsl(query)} & record.FRAGMENT_FIELDS
+    assert {k for k, _ in parse_qsl(frag)} == {"date", "event", "site", "round", "board", "north", "east", "south",
+                                                 "west", "deal", "auction", "cardplay", "result_contract",
+                                                 "result_declarer", "result_tricks", "director", *MORE}
 
 
 def _one_page(pg):
@@ -116,6 +143,10 @@ def _round_trip(pg, url: str, kind: str):
     pg.tap("#save-record")
     saved = pg.evaluate("JSON.parse(localStorage.getItem('lawbook-records'))[0]")
     assert saved["url"].endswith("#" + pg.url.split("#", 1)[1]) and saved["text"] == text
+    # reopened from the phone's saved records: every field kept
+    pg.goto(pg.url.split("/rulings/")[0] + "/rulings/saved")
+    pg.locator("#saved-list a").first.tap()
+    wait_until(pg, "(t) => document.getElementById('record-text').textContent === t", text)
     # the export, imported into the same ruling's record made afresh
     pg.goto(url)
     _ready(pg)
@@ -139,6 +170,7 @@ def test_a_record_with_a_pbn_deal_prints_on_one_page_exports_and_reimports(brows
     assert not errors, errors
     leaked = [r for r in requests if any(s in r for s in SECRETS)]
     assert requests and not leaked, leaked[:2]
+    assert _query_keys(requests) <= ALLOWED, _query_keys(requests) - ALLOWED
 
 
 def test_the_same_offline(browser, app):
@@ -160,6 +192,7 @@ def test_the_same_offline(browser, app):
         ctx.close()
         assert not errors, errors
         assert not [r for r in requests if any(s in r for s in SECRETS)]
+        assert _query_keys(requests) <= ALLOWED, _query_keys(requests) - ALLOWED
 
 
 def test_the_phones_pbn_reader_reads_the_fixtures_as_the_server_does(browser, base_url):

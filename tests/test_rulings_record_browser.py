@@ -6,7 +6,9 @@ JavaScript and offline, as the auction ruling does; the adjusted score is
 carried from the score checker into the record."""
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
+
+from werkzeug.datastructures import MultiDict
 
 import pytest
 
@@ -16,12 +18,17 @@ from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
     watched_page)
 from test_browser_table import SCAN
 from test_rulings_guided_browser import _pdf_pages, _walk_ui_to_adjusted_score
-from test_rulings_record import UI_TO_ADJUSTED, all_args, expected_errors, make
+from test_rulings_record import UI_TO_ADJUSTED, all_args, expected_errors, make, with_context
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
 
 CONTEXT = {"event": "Club pairs", "board": "12", "table": "4", "director": "A. Director", "facts": "E led the HK."}
+# every record field, as the fragment holds them
+FULL = {"date": "2025-03-11", "time": "19:45", "event": "Club pairs", "site": "Riverside", "session": "Evening",
+        "round": "4", "board": "23", "table": "6", "facts": "Ann West hesitated.", "result_contract": "4sx",
+        "result_declarer": "s", "result_tricks": "9", "adjustment": "3S+1 NS 170", "appeal_minutes": "20",
+        "appeal_source": "the Club Handbook"}
 
 
 
@@ -70,6 +77,16 @@ def test_the_phone_makes_the_servers_record(page, base_url, app):
     texts = [(g["text"], record.as_text(w)) for g, w in zip(got, want) if "error" not in w]
     assert all(a == b for a, b in texts)
     assert len(texts) > 650 and sum("error" in w for w in want) == expected_errors()
+    # and with every record field of the fragment: the phone's withContext is record.py's with_context
+    made = [(r, w) for r, w in zip(requests, want) if "error" not in w][::25]
+    got = page.evaluate("""async ([recs, values]) => {
+        const words = (await (await fetch('/rulings/guided.json')).json()).record;
+        return recs.map(rec => { const full = LawbookRecord.withContext(words, rec, LawbookRecord.context(words, values));
+                                 return {rec: full, text: LawbookRecord.text(words, full)}; });
+    }""", [[w for _, w in made], FULL])
+    want = [with_context(app, w, FULL) for _, w in made]
+    assert [g["rec"] for g in got] == want and [g["text"] for g in got] == [record.as_text(w) for w in want]
+    assert want[0]["board_info"]["line"] == "Dealer South; Both sides vulnerable (board checker, Law 2)"
 
 
 def _fits(pg) -> bool:
@@ -90,6 +107,16 @@ def _play_ruling_by_taps(pg):
     pg.tap(".answers [data-value='no']")       # declarer could not see dummy
 
 
+def _servers(client, url: str) -> str:
+    """The server's text of a record's query, with the date and time its fragment holds."""
+    from laws.rulings.record import BLANK
+    query, _, frag = url.split("?", 1)[1].partition("#")
+    f = dict(parse_qsl(frag))
+    assert set(f) == {"date", "time"} and "date" not in query  # stamped on the phone, in the fragment
+    return client.get(f"/rulings/record.txt?{query}").get_data(as_text=True).replace(
+        f"Date: {BLANK}\nTime: {BLANK}\n", f"Date: {f['date']}\nTime: {f['time']}\n", 1)
+
+
 def _record_text(pg) -> str:
     wait_until(pg, "() => document.getElementById('record-text').textContent.length > 100")
     return pg.evaluate("document.getElementById('record-text').textContent")
@@ -107,9 +134,9 @@ def test_play_ruling_makes_its_record_by_taps(page, base_url, client):
     text = _record_text(page)
     assert text.startswith("RULING RECORD — Irregularity in the play: opening lead out of turn (Law 54) (2017 Laws)")
     assert "Entered: Contract: 4♠; Declarer: South; Play: East led the ♥K out of turn" in text and "— No" in text
-    # the record's link reopens it: the server's record of the same address
-    query = page.url.split("?", 1)[1]
-    assert client.get(f"/rulings/record.txt?{query}").get_data(as_text=True) == text
+    # the record's link reopens it: the server's record of the same query, with the date and time
+    # the phone set in the fragment (the server never sees them: blank lines there)
+    assert _servers(client, page.url) == text
     assert _fits(page)
     # printed on one page
     page.emulate_media(media="print")
@@ -124,18 +151,46 @@ def test_play_record_without_javascript(browser, base_url):
     pg.click("#play-record")
     assert "opening lead out of turn (Law 54)" in pg.inner_text("article.record")
     assert "Did an opponent mistakenly tell East it was his turn to lead?" in pg.inner_text("ol.steps")
-    # the record's fields are above it, open (not folded below the law texts)
-    assert pg.evaluate("document.querySelector('.edit-context').compareDocumentPosition("
-                       "document.querySelector('dl.provisions')) & Node.DOCUMENT_POSITION_FOLLOWING")
-    pg.fill("#c-board", "5")
-    pg.fill("#c-date", "2025-03-11")
-    pg.click(".edit-context button[type=submit]")
-    head = pg.inner_text(".record-head")
-    assert "Board\n5\nDealer North; North-South vulnerable (board checker, Law 2)" in head, head
-    assert "Date\n2025-03-11" in head
-    # without JavaScript the people's fields are not offered: they would reach the server
-    assert not pg.is_visible("#private-fields")
+    # without JavaScript no field is offered (each would reach the server, or be lost): every
+    # record field is a blank line to write on, in print too
+    assert not pg.is_visible("#record-fields") and not pg.is_visible("#private-fields")
+    assert pg.locator(".record-head dd.slot").count() == 9  # date … table, and the director
+    assert all(t == "" for t in pg.locator(".record-head dd.slot").all_inner_texts())
+    assert pg.inner_text("p.facts") == "" and pg.inner_text("#table-result") == ""
+    pg.emulate_media(media="print")
+    assert pg.evaluate("getComputedStyle(document.querySelector(\"dd[data-context='board']\")).borderBottomStyle") == "solid"
     ctx.close()
+
+
+def test_an_old_address_moves_its_fields_into_the_fragment(page, base_url):
+    """Record fields in an old address's query: read once on the phone, moved
+    into the fragment (history.replaceState, no request), shown; a wrong one
+    is said, naming the field, and left out of the record."""
+    ruling = "procedure=play&edition=2017&contract=4S&declarer=S&play=E:HK&misinformed=no"
+    old = urlencode({k: v for k, v in FULL.items() if k not in ("facts", "adjustment")} | {"facts": "N hesitated."})
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(f"{base_url}/rulings/record?{ruling}&director=Sam+Old&{old}")
+    wait_until(page, "() => document.getElementById('guided-app').dataset.recordReady === 'yes'")
+    query, _, frag = page.url.split("?", 1)[1].partition("#")
+    assert query == ruling
+    assert dict(parse_qsl(frag)) == {**{k: v for k, v in FULL.items() if k not in ("facts", "adjustment")},
+                                     "facts": "N hesitated.", "director": "Sam Old"}
+    text = page.evaluate("document.getElementById('record-text').textContent")
+    assert "Board: 23 — Dealer South; Both sides vulnerable (board checker, Law 2)\n" in text
+    assert "Director: Sam Old\n" in text and "Table result: 4♠ doubled by South, 9 tricks\n" in text
+    assert page.title() == "Ruling record: Irregularity in the play: opening lead out of turn (Law 54), board 23 — Lawbook"
+    assert page.get_attribute("#self-link", "href") == "/rulings/record?" + ruling + "#" + frag
+    assert len([r for r in requests if "/rulings/record?" in r]) == 1  # moved on the phone, not sent again
+    # a board changed on the phone: its dealer and vulnerability follow (Law 2, the board checker's table)
+    page.fill("#c-board", "6")
+    page.fill("#c-result_tricks", "14")
+    page.tap("#record-form button[type=submit]")
+    wait_until(page, "() => document.getElementById('record-text').textContent.includes('Board: 6 ')")
+    assert page.inner_text("dd[data-context='board']") == "6\nDealer East; East-West vulnerable (board checker, Law 2)"
+    assert page.inner_text("#context-error") == "Tricks taken by declarer: give a number of tricks from 0 to 13, not '14'."
+    assert page.inner_text("#table-result") == "4♠ doubled by South"
+    assert page.url.split("?", 1)[1].split("#")[0] == ruling
 
 
 def test_auction_and_play_records_made_offline(browser, app):
@@ -163,15 +218,22 @@ def test_auction_and_play_records_made_offline(browser, app):
         pg.tap("#play-record")
         pg.wait_for_load_state("load")
         text = _record_text(pg)
-        assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
+        assert text == _servers(client, pg.url)
         assert _fits(pg)
-        # the event, board… added on the phone: a new address, the same record as the server's
+        # the event, board… added on the phone: in the fragment, the record with_context makes
+        before = pg.url.split("#")[0]
         pg.fill("#c-board", "5")  # the fields are above the record, open
         pg.tap(".edit-context button[type=submit]")
-        pg.wait_for_load_state("load")
         wait_until(pg, "() => document.getElementById('record-text').textContent.includes('Board: 5')")
         text = _record_text(pg)
-        assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
+        query, _, frag = pg.url.split("?", 1)[1].partition("#")
+        assert pg.url.split("#")[0] == before and "board" not in dict(parse_qsl(query))
+        with app.test_request_context():
+            from laws.web.guided import make_record
+            from laws.rulings import record
+            rec = make_record(MultiDict(parse_qsl(query)))
+        assert text == record.as_text(with_context(app, rec, {k: v for k, v in parse_qsl(frag)
+                                                              if k in record.CONTEXT_FIELDS}))
         pg.tap("#save-record")
 
         pg.goto(f"{url}/rulings/auction?edition=2017&dealer=N&calls=1H+E:1D&accepted=no&replacement=2D")
@@ -180,7 +242,7 @@ def test_auction_and_play_records_made_offline(browser, app):
         pg.wait_for_load_state("load")
         text = _record_text(pg)
         assert "Irregularity in the auction: insufficient bid (Law 27)" in text and "   — 2D" in text
-        assert text == client.get("/rulings/record.txt?" + pg.url.split("?", 1)[1]).get_data(as_text=True)
+        assert text == _servers(client, pg.url)
 
         pg.goto(f"{url}/rulings/saved")
         assert pg.locator("#saved-list a").count() == 1

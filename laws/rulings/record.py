@@ -4,11 +4,19 @@ the questions and answers, the ruling, the provisions applied with their
 text in that edition, and the score adjustment if any — typed, or carried
 from the score checkers with the provisions they applied.
 
-A record is made from a ruling (guided, or mechanical: auction or play) and
-the context the Director typed; nothing is stored on the server — the
-record's address holds all of it.  static/rulings/record.js makes the same
-record (the same data, field for field) offline from the same rulings data
-and the words in record.json beside this file.
+A record is made from a ruling (guided, or mechanical: auction or play);
+nothing is stored on the server — the record's address holds all of it.
+Its query (what the server sees) holds ONLY the procedure, the edition, the
+answers (or an auction or play ruling's own facts) and the checker inputs
+(`calc`).  Everything else the Director writes — date, event, board, the
+table result, the facts, the people's names and the hands (FRAGMENT_FIELDS)
+— lives in the address's fragment (#…), which browsers never send, and in
+records saved on the phone: the server ignores those fields in a query and
+prints blank lines for them; static/rulings/record.js fills them in on the
+phone (with_context below is the same step, the reference the browser tests
+hold the phone to).  record.js makes the same record (the same data, field
+for field) offline from the same rulings data and the words in record.json
+beside this file.
 """
 from __future__ import annotations
 
@@ -25,6 +33,9 @@ SEAT_NAMES = WORDS["seats"]
 
 
 PRIVATE_FIELDS = {name: (label, limit) for name, label, limit in WORDS["private"]}
+# every field of a record that only the fragment carries: never read from a
+# query, never written into a page or an address by the server
+FRAGMENT_FIELDS = frozenset(CONTEXT_FIELDS) | frozenset(PRIVATE_FIELDS)
 HEAD = WORDS["head"]
 # the shape of the fields that are not free text: what a wrong value is refused for
 _SHAPES = {"date": (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "a date like 2025-03-14"),
@@ -35,9 +46,20 @@ _SHAPES = {"date": (re.compile(r"^\d{4}-\d{2}-\d{2}$"), "a date like 2025-03-14"
            "appeal_minutes": (re.compile(r"^[1-9]\d{0,3}$"), "a number of minutes")}
 
 
+def query_state(raw: str) -> str:
+    """A record's query string without the record's own fields (an old
+    address carried them in the query): the pieces kept byte for byte, so
+    the page's state is the address the phone leaves after moving those
+    fields into the fragment (record.js's settle does the same)."""
+    from urllib.parse import unquote_plus
+    return "&".join(p for p in raw.split("&")
+                    if p and unquote_plus(p.partition("=")[0]) not in FRAGMENT_FIELDS)
+
+
 def context(values) -> dict:
-    """The Director's entries that the address's query carries (none names a
-    person), checked (RulingError for one too long or of the wrong shape)."""
+    """The record's own fields as the Director wrote them (in the fragment,
+    read on the phone: record.js's context does the same), checked
+    (RulingError for one too long or of the wrong shape)."""
     out = {}
     for name, (label, limit) in CONTEXT_FIELDS.items():
         v = values.get(name)
@@ -92,6 +114,14 @@ def finish(rec: dict, ctx: dict, board: dict | None) -> dict:
     rec.update(board_info=board, table_result=table_result(ctx), appeal=appeal(ctx),
                signatures=list(WORDS["signatures"]))
     return rec
+
+
+def with_context(rec: dict, ctx: dict, board: dict | None) -> dict:
+    """A record (made from the query alone) with the record's own fields
+    (context(…) of the fragment's) and what follows from them: the board's
+    dealer and vulnerability, the table result, the appeal period.  The
+    phone does this (record.js's withContext); the server never has them."""
+    return finish({**rec, **ctx}, ctx, board)
 
 
 def provision_texts(conn, edition: str, ids) -> list[dict]:
@@ -457,15 +487,14 @@ def people_lines(record: dict) -> list[str]:
 def as_text(record: dict) -> str:
     """The record as plain text (copied, mailed, pasted into a report)."""
     lines = [f"RULING RECORD — {record['title']} ({record['edition']} Laws)"]
+    # each of the record's fields, a line to write on when the phone has not filled it
     for name in HEAD:
-        if record.get(name):
-            lines.append(f"{CONTEXT_FIELDS[name][0]}: {record[name]}"
-                         + (f" — {record['board_info']['line']}" if name == "board" and record.get("board_info") else ""))
+        lines.append(f"{CONTEXT_FIELDS[name][0]}: {record.get(name) or BLANK}"
+                     + (f" — {record['board_info']['line']}" if name == "board" and record.get("board_info") else ""))
     lines += people_lines(record)
     if record.get("entered"):
         lines.append(f"Entered: {record['entered']}")
-    if record.get("facts"):
-        lines += ["", "Facts:", record["facts"]]
+    lines += ["", "Facts:", record.get("facts") or BLANK]
     if record["steps"]:
         lines += ["", "Questions and answers:"]
         for i, s in enumerate(record["steps"], 1):

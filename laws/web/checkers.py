@@ -352,8 +352,9 @@ def next_steps(checker_id: str, values: dict, outcome: dict, guided_editions: li
     def record_link(adjustment: str):
         if record_edition:
             steps.append({"kind": "link", "label": "Into a ruling record (adjusted score)",
-                          "href": "/rulings/record?" + _query({"procedure": RECORD_PROCEDURE, "edition": record_edition,
-                                                               "adjustment": adjustment[:500]})})
+                          # the adjustment is a record field: in the fragment, never sent to the server
+                          "href": "/rulings/record?" + _query({"procedure": RECORD_PROCEDURE, "edition": record_edition})
+                                  + "#" + _query({"adjustment": adjustment[:500]})})
 
     if checker_id == "board":
         for side, words in (("NS", "North-South"), ("EW", "East-West")):

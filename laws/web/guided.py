@@ -5,9 +5,16 @@
   lists the procedures of each edition.
 - `/rulings/guided`, `/rulings/guided/<procedure>?edition=&<question>=<answer>…`:
   one question at a time as a plain form; the address holds the answers.
-- `/rulings/record?procedure=…&edition=…&<answers>&event=&board=&table=&facts=&adjustment=`:
+- `/rulings/record?procedure=…&edition=…&<answers>&calc=…#date=…&event=…&board=…&facts=…&north=…`:
   the ruling record, reopened from its own address (nothing is stored on the
-  server); `/rulings/record.txt` the same as plain text. `procedure=auction`
+  server); `/rulings/record.txt` the same as plain text.  The query carries
+  ONLY the procedure, the edition, the answers (or the auction's or play's
+  own facts) and `calc`; the record's own fields (date, event, board, table
+  result, facts, appeal period, typed adjustment) and the people's names and
+  the hands are in the fragment (#…), which never reaches the server: the
+  server ignores them in a query (an old address), never writes them into a
+  page, and prints blank lines where they go; static/rulings/record.js fills
+  them in on the phone and moves an old address's into the fragment. `procedure=auction`
   or `procedure=play` makes the record of an auction or play ruling from that
   page's parameters. Each `calc` parameter carries one result of a score
   checker (`score;level=4;strain=S;tricks=10;declarer=S;weight=30`), run
@@ -209,8 +216,10 @@ def board_table() -> dict:
 
 
 def make_record(args) -> dict:
-    ctx = record.context(args)
-    board = board_info(ctx)
+    """The record of the ruling in `args` (a query): the procedure, edition,
+    answers and `calc` only — a record field in a query (an old address) is
+    not read: those are the phone's (record.FRAGMENT_FIELDS)."""
+    ctx, board = {}, None
     procedure = args.get("procedure") or ""
     if procedure in MECHANICAL:
         web = _mechanical(procedure)
@@ -271,29 +280,41 @@ def _calc_links(rec: dict, args) -> dict:
     return {"links": links, "remove": remove}
 
 
+def _query_args():
+    """The request's query without the record's own fields (an old address
+    carried them there): nothing of them is read, linked or echoed."""
+    from werkzeug.datastructures import ImmutableMultiDict
+    state = record.query_state(request.query_string.decode("utf-8", "replace"))
+    return state, ImmutableMultiDict([(k, v) for k, v in request.args.items(multi=True)
+                                      if k not in record.FRAGMENT_FIELDS])
+
+
 @bp.get("/rulings/record")
 def record_page():
-    if not request.args.get("procedure"):
+    state, args = _query_args()
+    if not args.get("procedure"):
         # the shell kept for offline use: the page's script makes the record from its address
-        return render_template("rulings/record.html", rec=None, text="", state="")
-    canonical = _canonical(request.args)
+        return render_template("rulings/record.html", rec=None, text="", state="",
+                               fragment_fields=sorted(record.FRAGMENT_FIELDS))
+    canonical = _canonical(args)
     if canonical:
         return redirect(canonical, 303)
     try:
-        rec = make_record(request.args)
+        rec = make_record(args)
     except RulingError as exc:
         return render_template("error.html", status=400, message=str(exc)), 400
-    return render_template("rulings/record.html", rec=rec, text=record.as_text(rec),
-                           state=request.query_string.decode(), context_fields=record.CONTEXT_FIELDS,
+    return render_template("rulings/record.html", rec=rec, text=record.as_text(rec), query=args,
+                           state=state, context_fields=record.CONTEXT_FIELDS,
+                           fragment_fields=sorted(record.FRAGMENT_FIELDS),
                            private_fields=record.PRIVATE_FIELDS, head=record.HEAD,
                            words=cached("record_words", lambda: {**record.WORDS, "board": board_table()}),
-                           calc=_calc_links(rec, request.args))
+                           calc=_calc_links(rec, args))
 
 
 @bp.get("/rulings/record.txt")
 def record_text():
     try:
-        rec = make_record(request.args)
+        rec = make_record(_query_args()[1])
     except RulingError as exc:
         return Response(f"{exc}\n", status=400, mimetype="text/plain")
     return Response(record.as_text(rec), mimetype="text/plain")

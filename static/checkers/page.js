@@ -159,8 +159,9 @@
     function recordLink(adjustment) {
       if (recordEdition) {
         steps.push({ kind: "link", label: "Into a ruling record (adjusted score)",
-                     href: "/rulings/record?" + urlencode([["procedure", "adjusted-score"], ["edition", recordEdition],
-                                                           ["adjustment", Array.from(adjustment).slice(0, 500).join("")]]) });
+                     /* the adjustment is a record field: in the fragment, never sent to the server */
+                     href: "/rulings/record?" + urlencode([["procedure", "adjusted-score"], ["edition", recordEdition]])
+                       + "#" + urlencode([["adjustment", Array.from(adjustment).slice(0, 500).join("")]]) });
       }
     }
     if (id === "board") {

@@ -187,16 +187,20 @@
       rf.appendChild(el("input", { type: "hidden", name: "procedure", value: procedure }));
       rf.appendChild(el("input", { type: "hidden", name: "edition", value: s.edition }));
       Object.keys(kept).forEach(function (k) { rf.appendChild(el("input", { type: "hidden", name: k, value: kept[k] })); });
+      /* the record's fields have no name: they go into the record's fragment, never to the server (wireRecordForm) */
+      var fields = el("div", { "class": "record-fields" });
       [["event", "Event"], ["board", "Board"], ["table", "Table"], ["director", "Director"], ["facts", "Facts"], ["adjustment", "Score adjustment"]].forEach(function (f) {
-        var input = f[0] === "facts" ? el("textarea", { id: "r-" + f[0], name: f[0], rows: "4" }) : el("input", { id: "r-" + f[0], name: f[0] });
+        var input = f[0] === "facts" ? el("textarea", { id: "r-" + f[0], "data-record-field": f[0], rows: "4" }) : el("input", { id: "r-" + f[0], "data-record-field": f[0] });
         var help = f[0] === "adjustment" && o.score_adjustment ? el("p", { "class": "help", id: "r-adjustment-help",
           text: "Or compute it from the record with the score checkers: each result is carried into the record with the provisions it applies." }) : null;
         if (help) input.setAttribute("aria-describedby", "r-adjustment-help");
-        rf.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input, help]));
+        fields.appendChild(el("div", { "class": "field" }, [el("label", { "for": "r-" + f[0], text: f[1] }), input, help]));
       });
+      rf.appendChild(fields);
       rf.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Make the record" })]));
       sec.appendChild(rf);
       app.appendChild(sec);
+      wireRecordForm(app);
     }
     app.appendChild(el("p", {}, [el("a", { "class": "big secondary", href: path + "?" + query({ edition: s.edition }), text: "Start again" })]));
     document.title = r.title + (o ? ": ruling" : "") + " — Lawbook";
@@ -239,21 +243,35 @@
     document.title = "Ruling record: " + rec.title + (rec.board ? ", board " + rec.board : "") + " — Lawbook";
   }
 
-  /* the record's event, board, table… changed: a new address, as on the server's page */
+  /* the record's fields: the form, as on the server's page; record.js adds
+     the fields (no name: they go into the fragment, never to the server) */
   function editContext(rec, words) {
-    var names = words.context.map(function (f) { return f[0]; });
     var form = el("form", { method: "get", action: "/rulings/record" });
     new URLSearchParams(location.search).forEach(function (v, k) {
-      if (names.indexOf(k) < 0) form.appendChild(el("input", { type: "hidden", name: k, value: v }));
-    });
-    words.context.forEach(function (f) {
-      var attrs = { id: "c-" + f[0], name: f[0], maxlength: String(f[2]) };
-      var input = f[0] === "facts" ? el("textarea", assign(attrs, { rows: "4" })) : el("input", assign(attrs, { value: rec[f[0]] || "" }));
-      if (f[0] === "facts") input.textContent = rec.facts || "";
-      form.appendChild(el("div", { "class": "field" }, [el("label", { "for": "c-" + f[0], text: f[1] }), input]));
+      form.appendChild(el("input", { type: "hidden", name: k, value: v }));
     });
     form.appendChild(el("p", {}, [el("button", { "class": "big", type: "submit", text: "Update the record" })]));
-    return el("details", { "class": "noprint edit-context" }, [el("summary", { text: "Event, board, table, facts…" }), form]);
+    return el("details", { "class": "noprint edit-context", hidden: "" }, [el("summary", { text: "Date, event, board, facts, players, hands…" }), form]);
+  }
+
+  /* "Make the ruling record" on a step: the ruling goes in the record's query,
+     what the Director wrote (event, board, director, facts…) in its fragment (#…),
+     which the browser never sends.  Without JavaScript the fields are not
+     offered (they would be lost): the record's page has blank lines for them. */
+  function wireRecordForm(app) {
+    var form = app.querySelector("form.record-form");
+    if (!form || form.dataset.wired) return;
+    form.dataset.wired = "yes";
+    Array.prototype.slice.call(form.querySelectorAll(".record-fields")).forEach(function (f) { f.hidden = false; });
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var q = new URLSearchParams(), h = new URLSearchParams();
+      Array.prototype.slice.call(form.querySelectorAll("input[type=hidden][name]")).forEach(function (i) { q.append(i.name, i.value); });
+      Array.prototype.slice.call(form.querySelectorAll("[data-record-field]")).forEach(function (i) {
+        if (i.value.trim()) h.set(i.dataset.recordField, i.value.trim());
+      });
+      location.assign("/rulings/record?" + q.toString() + (h.toString() ? "#" + h.toString() : ""));
+    });
   }
 
   function assign(target, source) { Object.keys(source).forEach(function (k) { target[k] = source[k]; }); return target; }
@@ -313,7 +331,7 @@
     if (page === "saved") { drawSaved(); return; }
     var current = location.search.replace(/^\?/, "");
     var stale = current !== (app.dataset.state || "");  /* the page kept for another address: draw this one */
-    if (!stale) { if (page === "record") wireRecord(); return; }
+    if (!stale) { if (page === "record") wireRecord(); else if (page === "step") wireRecordForm(app); return; }
     var args = params(), mechanical = page === "record" && (args.procedure === "auction" || args.procedure === "play");
     if (page === "record" && !args.procedure) return;
     Promise.all([getJSON("/rulings/guided.json"), mechanical ? getJSON("/rulings/" + args.procedure + ".json") : null]).then(function (got) {

@@ -8,6 +8,16 @@
      ruling's record (bundle: /rulings/auction.json or /rulings/play.json),
      over LawbookRulings.auction / .play.
    - LawbookRecord.text(words, record): the record as plain text.
+   - LawbookRecord.withContext(words, record, ctx): the record with its own
+     fields (context(words, values) of the fragment's) and what follows from
+     them (record.py's with_context).
+   Privacy: the address's query holds ONLY the procedure, the edition, the
+   answers (or the auction's or play's own facts) and `calc`; every field the
+   Director writes (date, event, board, table result, facts, appeal period,
+   typed adjustment: words.context; names and hands: words.private) lives in
+   the fragment (#…), which the browser never sends, and in records saved on
+   this phone.  The server ignores them and prints blank lines; this script
+   fills them in, and moves an old address's (in its query) into the fragment.
    The adjusted score carried from the score checkers (`calc`) is computed by
    the checkers on the server: a record made here lists what it carries in
    `uncomputed` instead.
@@ -131,6 +141,19 @@
     return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx), appeal: appeal(words, ctx),
       signatures: words.signatures.slice() });
   }
+  /* record.py's with_context: the record (made from the query) with its own fields */
+  function withContext(words, rec, ctx) { return finish(words, assign(assign({}, rec), ctx), ctx); }
+  /* the fragment's record fields checked one by one: a wrong one is said, and left out */
+  function contextOf(words, values) {
+    var ctx = {}, errors = [];
+    words.context.forEach(function (f) {
+      if (!values[f[0]]) return;
+      var one = {};
+      one[f[0]] = values[f[0]];
+      try { assign(ctx, context(words, one)); } catch (e) { if (!(e instanceof RecordError)) throw e; errors.push(e.message); }
+    });
+    return { ctx: ctx, errors: errors };
+  }
 
 
   function cited(steps, cites) {
@@ -159,7 +182,8 @@
     if (!bundle.editions[edition]) throw new RecordError("Unknown edition " + edition + ": guided rulings exist for " + editions.join(", ") + ".", "edition");
     var data = bundle.editions[edition];
     if (!data.kinds[args.procedure]) throw new RecordError("There is no ruling procedure " + args.procedure + ".", "procedure");
-    var ctx = context(words, args), questions = root.LawbookGuided.asks(data, args.procedure), answers = {};
+    /* the record's own fields are the fragment's (withContext), never the query's */
+    var ctx = {}, questions = root.LawbookGuided.asks(data, args.procedure), answers = {};
     Object.keys(questions).forEach(function (k) {
       if (!args[k]) return;
       if (!questions[k].answers[args[k]]) throw new RecordError(args[k] + " is not an answer to " + k + ".", "answers");
@@ -287,7 +311,7 @@
 
   function mechanical(words, period, bundle, args) {
     var R = root.LawbookRulings[period], editions = Object.keys(bundle.editions).sort().reverse();
-    var ctx = context(words, args);
+    var ctx = {};  /* the fragment's (withContext), never the query's */
     var payload = period === "auction" ? auctionPayload(bundle, args, editions) : playPayload(bundle, args, editions);
     var rule = function (p) {
       try { return R.rule(bundle.editions, p); } catch (e) {
@@ -344,12 +368,13 @@
 
   function text(words, rec) {
     var lines = ["RULING RECORD — " + rec.title + " (" + rec.edition + " Laws)"];
+    /* each of the record's fields, a line to write on when it is not filled */
     words.head.forEach(function (name) {
-      if (rec[name]) lines.push(label(words, name) + ": " + rec[name] + (name === "board" && rec.board_info ? " — " + rec.board_info.line : ""));
+      lines.push(label(words, name) + ": " + (rec[name] || BLANK) + (name === "board" && rec.board_info ? " — " + rec.board_info.line : ""));
     });
     lines = lines.concat(peopleLines(words, rec));
     if (rec.entered) lines.push("Entered: " + rec.entered);
-    if (rec.facts) lines.push("", "Facts:", rec.facts);
+    lines.push("", "Facts:", rec.facts || BLANK);
     if (rec.steps.length) {
       lines.push("", "Questions and answers:");
       rec.steps.forEach(function (s, i) { lines.push((i + 1) + ". " + s.question + " [" + s.cites.join(", ") + "]", "   — " + s.answer); });
@@ -396,14 +421,20 @@
 
 
   /* --- the record page: what only the phone knows ----------------------------------------
-     The people's names and the hands (words.private) live in the address's
-     fragment (#director=…&north=…&deal=…), which the browser never sends,
-     and in records saved on this phone; this fills them in, sets the date
-     and time when the address has none, and reads and writes PBN. */
-  var STORE_KEY = "lawbook-records";
+     The record's own fields (words.context: date, event, board, table result,
+     facts…) and the people's names and the hands (words.private) live in the
+     address's fragment (#date=…&event=…&north=…&deal=…), which the browser
+     never sends, and in records saved on this phone; this fills them in,
+     sets the date and time when the fragment has none, moves an old
+     address's fields out of its query, and reads and writes PBN. */
+  var STORE_KEY = "lawbook-records", CARRY_KEY = "lawbook-record-carry";
+
+  function fieldNames(words) { return words.context.concat(words["private"]).map(function (f) { return f[0]; }); }
 
   function fragment(words) {
     var q = new URLSearchParams(location.hash.replace(/^#/, "")), out = {};
+    /* the record's fields as written (context() checks them); the people's cut to their length */
+    words.context.forEach(function (f) { var v = (q.get(f[0]) || "").trim(); if (v) out[f[0]] = v; });
     words["private"].forEach(function (f) {
       var v = (q.get(f[0]) || "").trim().slice(0, f[2]);
       if (v) out[f[0]] = v;
@@ -412,17 +443,49 @@
     return out;
   }
 
+  /* the record as the phone shows it: the server's (or record.js's) with the fragment's fields */
+  function current(words, rec) {
+    var values = fragment(words), got = contextOf(words, values), full = withContext(words, rec, got.ctx);
+    words["private"].forEach(function (f) { if (values[f[0]]) full[f[0]] = values[f[0]]; });
+    return { full: full, values: values, ctx: got.ctx, errors: got.errors, deal_error: values.deal_error };
+  }
+
   function two(n) { return (n < 10 ? "0" : "") + n; }
 
-  /* the date and time set on the phone when the record is first made (editable in the form) */
-  function stampNow() {
-    var q = new URLSearchParams(location.search);
-    if (q.get("date")) return false;
-    var d = new Date();
-    q.set("date", d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()));
-    if (!q.get("time")) q.set("time", two(d.getHours()) + ":" + two(d.getMinutes()));
-    location.replace(location.pathname + "?" + q.toString() + location.hash);
-    return true;
+  /* the query's pairs that name the ruling (not the checkers' results): the
+     key under which a record's fragment waits for it while a checker is open */
+  function baseOf(search, names) {
+    var out = [];
+    new URLSearchParams(search).forEach(function (v, k) { if (k !== "calc" && k.indexOf("calc_") !== 0 && names.indexOf(k) < 0) out.push([k, v]); });
+    return JSON.stringify(out);
+  }
+
+  /* Before anything is drawn: the address made what it must be.  An old
+     address's record fields are read once from its query and moved into the
+     fragment (so they are not sent again); a record back from a checker gets
+     its fragment again (kept in this tab when the checker was opened); the
+     date and time are set when the record is first made.  Synchronous, so
+     guided.js sees the address as it will stay.  The query's other pieces
+     are kept byte for byte: the server's page state (record.py's
+     query_state) is the same string. */
+  function settle(names) {
+    var kept = [], moved = [], hash = location.hash.replace(/^#/, "");
+    location.search.replace(/^\?/, "").split("&").forEach(function (piece) {
+      if (!piece) return;
+      var pair = null;
+      new URLSearchParams(piece).forEach(function (v, k) { if (pair === null) pair = [k, v]; });
+      if (pair && names.indexOf(pair[0]) >= 0) moved.push(pair); else kept.push(piece);
+    });
+    var search = kept.length ? "?" + kept.join("&") : "", h = new URLSearchParams(hash), carry = null;
+    try { carry = JSON.parse(sessionStorage.getItem(CARRY_KEY) || "null"); sessionStorage.removeItem(CARRY_KEY); } catch (e) { carry = null; }
+    if (!hash && carry && carry.base === baseOf(search, names)) h = new URLSearchParams(carry.hash.replace(/^#/, ""));
+    moved.forEach(function (p) { if (!h.get(p[0]) && p[1].trim()) h.set(p[0], p[1].trim()); });  /* the fragment's own value wins */
+    if (!h.get("date")) {
+      var d = new Date();
+      h.set("date", d.getFullYear() + "-" + two(d.getMonth() + 1) + "-" + two(d.getDate()));
+      if (!h.get("time")) h.set("time", two(d.getHours()) + ":" + two(d.getMinutes()));
+    }
+    if (search !== location.search || h.toString() !== hash) history.replaceState(null, "", location.pathname + search + "#" + h.toString());
   }
 
   function node(tag, attrs, kids) {
@@ -432,72 +495,107 @@
     return e;
   }
 
-  /* the parts a record drawn on the phone (guided.js) lacks: seats, table result, appeal, signatures */
+  function all(scope, selector) { return Array.prototype.slice.call(scope.querySelectorAll(selector)); }
+
+  /* the parts a record drawn on the phone (guided.js) lacks, as the server's
+     page has them: the record's fields and the director as blank lines, the
+     seats, the facts, the table result, the typed adjustment, the appeal, the signatures */
   function ensureParts(app, rec, words) {
     if (document.getElementById("appeal")) return;
-    var head = app.querySelector(".record-head"), provH = Array.prototype.slice.call(app.querySelectorAll("h2")).filter(function (h) { return /^Provisions applied/.test(h.textContent); })[0];
-    head.appendChild(node("dt", { text: "Director" }));
-    head.appendChild(node("dd", { "class": "slot", "data-private": "director" }));
-    if (rec.board_info) Array.prototype.slice.call(head.querySelectorAll("dt")).forEach(function (dt) {
-      if (dt.textContent === "Board") dt.nextSibling.appendChild(node("span", { "class": "board-info", text: " — " + rec.board_info.line }));
+    var head = app.querySelector(".record-head"), provH = all(app, "h2").filter(function (h) { return /^Provisions applied/.test(h.textContent); })[0];
+    var after = head.children[1].nextSibling;  /* after the ruling's own line, as on the server's page */
+    words.head.forEach(function (name) {
+      head.insertBefore(node("dt", { text: label(words, name) }), after);
+      head.insertBefore(node("dd", { "class": "slot", "data-context": name }), after);
     });
+    head.insertBefore(node("dt", { text: "Director" }), after);
+    head.insertBefore(node("dd", { "class": "slot", "data-private": "director" }), after);
     var seats = node("table", { "class": "seats" }, [node("caption", { text: "Seats and players" }),
       node("tr", {}, SEATS.map(function (s) { return node("th", { scope: "col", text: words.seats[s] }); })),
       node("tr", {}, ["north", "east", "south", "west"].map(function (n) { return node("td", { "class": "slot", "data-private": n }); }))]);
-    head.parentNode.insertBefore(node("div", { "class": "hands", id: "record-hands", hidden: "" }), head.nextSibling);
-    head.parentNode.insertBefore(seats, head.nextSibling);
+    var facts = [node("h2", { text: "Facts" }), node("p", { "class": "facts slot", "data-context": "facts" })];
+    var hands = node("div", { "class": "hands", id: "record-hands", hidden: "" });
+    [seats, hands].concat(facts).reverse().forEach(function (e) { head.parentNode.insertBefore(e, head.nextSibling); });
+    var keep = app.querySelector("p.keep"), before = keep || provH;
     app.insertBefore(node("p", { "class": "table-result" }, [node("strong", { text: "Table result:" }), " ",
-      rec.table_result ? rec.table_result : node("span", { "class": "slot" })]), provH);
-    app.insertBefore(node("p", { "class": "appeal", id: "appeal" }, [node("strong", { text: "Right to appeal:" }),
-      " " + rec.appeal.text + " [" + rec.appeal.cites.join(", ") + "]"]), provH);
+      node("span", { "class": "slot", id: "table-result" })]), keep ? keep : provH);
+    var adj = node("p", { "class": "adjustment-entered", id: "adjustment-entered" }, [node("strong", { text: "Score adjustment:" }), " ",
+      node("span", { "class": "slot", "data-context": "adjustment" })]);
+    app.insertBefore(adj, before);
+    app.insertBefore(node("p", { "class": "appeal", id: "appeal" }, [node("strong", { text: "Right to appeal:" }), " ",
+      node("span", { id: "appeal-text", text: rec.appeal.text }), " [" + rec.appeal.cites.join(", ") + "]"]), provH);
     var sig = node("div", { "class": "signatures" }, rec.signatures.map(function (w) { return node("p", {}, [node("span", { text: w }), node("span", { "class": "slot" })]); }));
     app.insertBefore(sig, app.querySelector(".record-actions"));
   }
 
-  function fill(app, rec, words, priv) {
-    Array.prototype.slice.call(app.querySelectorAll("[data-private]")).forEach(function (e) { e.textContent = priv[e.dataset["private"]] || ""; });
-    var hands = document.getElementById("record-hands"), full = assign(assign({}, rec), priv);
+  /* the page filled from the fragment: every slot, the text, the form, the link */
+  function fill(app, rec, words) {
+    var cur = current(words, rec), full = cur.full;
+    all(app, "[data-context]").forEach(function (e) {
+      var name = e.dataset.context;
+      e.textContent = full[name] || "";
+      if (name === "board" && full.board_info) { e.appendChild(node("br")); e.appendChild(node("span", { "class": "board-info", text: full.board_info.line })); }
+    });
+    all(app, "[data-private]").forEach(function (e) { e.textContent = full[e.dataset["private"]] || ""; });
+    var tr = document.getElementById("table-result"), ap = document.getElementById("appeal-text"), adj = document.getElementById("adjustment-entered");
+    if (tr) tr.textContent = full.table_result || "";
+    if (ap) ap.textContent = full.appeal.text;
+    if (adj) adj.hidden = !(full.adjustment || full.score_adjustment || full.adjusted || full.uncomputed);
+    var hands = document.getElementById("record-hands");
     hands.textContent = "";
-    var lines = peopleLines(words, full).slice(2);
-    lines.forEach(function (l) { hands.appendChild(node("p", { text: l.trim() })); });
-    if (priv.deal_error) hands.appendChild(node("p", { "class": "error", text: priv.deal_error }));
+    peopleLines(words, full).slice(2).forEach(function (l) { hands.appendChild(node("p", { text: l.trim() })); });
+    if (cur.deal_error) hands.appendChild(node("p", { "class": "error", text: cur.deal_error }));
     hands.hidden = !hands.childNodes.length;
     document.getElementById("record-text").textContent = text(words, full);
-    Array.prototype.slice.call(document.querySelectorAll("[data-private-field]")).forEach(function (i) { i.value = priv[i.dataset.privateField] || ""; });
+    /* the form shows what the fragment holds, a wrong value too (to be put right), and says what is wrong */
+    all(document, "[data-private-field]").forEach(function (i) { i.value = cur.values[i.dataset.privateField] || ""; });
+    all(document, "[data-context-field]").forEach(function (i) { var k = i.dataset.contextField; i.value = cur.ctx[k] || cur.values[k] || ""; });
+    var err = document.getElementById("context-error");
+    if (err) { err.textContent = cur.errors.join(" "); err.hidden = !cur.errors.length; }
+    var self = document.getElementById("self-link");
+    if (self) self.setAttribute("href", location.pathname + location.search + location.hash);
+    document.title = "Ruling record: " + rec.title + (full.board ? ", board " + full.board : "") + " — Lawbook";
     app.dataset.recordReady = "yes";
+    return full;
   }
 
   /* the record's fields as PBN, the ruling as commentary */
-  function pbnOf(rec, words, priv) {
-    var f = assign(assign({}, rec), priv);
-    if (rec.board_info) { f.dealer = rec.board_info.dealer; f.vulnerable = rec.board_info.vulnerable; }
-    var said = [rec.title + " (" + rec.edition + " Laws).", "Ruling: " + rec.ruling].concat(rec.notes)
-      .concat(((rec.adjusted || {}).results || []).map(function (i) { return "Adjusted: " + i.line + (i.sides ? " (" + i.sides + ")" : ""); }))
-      .concat(rec.adjustment ? ["Adjusted: " + rec.adjustment] : []);
+  function pbnOf(full) {
+    var f = assign({}, full);
+    if (full.board_info) { f.dealer = full.board_info.dealer; f.vulnerable = full.board_info.vulnerable; }
+    var said = [full.title + " (" + full.edition + " Laws).", "Ruling: " + full.ruling].concat(full.notes)
+      .concat(((full.adjusted || {}).results || []).map(function (i) { return "Adjusted: " + i.line + (i.sides ? " (" + i.sides + ")" : ""); }))
+      .concat(full.adjustment ? ["Adjusted: " + full.adjustment] : []);
     return root.LawbookPBN.write(f, said.join(" "));
   }
 
-  /* the people's fields and the PBN reader in the form guided.js draws offline
-     (templates/rulings/record_form.html's fieldset, made here) */
-  function privateForm(app, words) {
+  /* the record's fields, the people's and the PBN reader in the form guided.js
+     draws offline (templates/rulings/record_form.html's, made here) */
+  function fieldsForm(app, words) {
     var form = app.querySelector(".edit-context form");
     if (!form || document.getElementById("private-fields")) return;
     form.id = "record-form";
-    var fields = words["private"].map(function (f) {
-      var attrs = { id: "p-" + f[0], "data-private-field": f[0], maxlength: String(f[2]) };
-      return node("div", { "class": "field" }, [node("label", { "for": "p-" + f[0], text: f[1] }),
-        f[0] === "auction" || f[0] === "cardplay" ? node("textarea", assign(attrs, { rows: "2" })) : node("input", assign(attrs, { autocomplete: "off" }))]);
-    });
-    var set = node("fieldset", { "class": "private", id: "private-fields" }, [node("legend", { text: "Kept on this phone only" }),
-      node("p", { "class": "hint", text: "Names and hands stay in this page's address after the # and in records saved on this phone; they are never sent to the server." })]
-      .concat(fields).concat([
+    function field(f, prefix, data) {
+      var attrs = { id: prefix + f[0], maxlength: String(f[2]) };
+      attrs[data] = f[0];
+      var input = f[0] === "auction" || f[0] === "cardplay" || f[0] === "facts" ? node("textarea", assign(attrs, { rows: f[0] === "facts" ? "3" : "2" }))
+        : f[0] === "date" || f[0] === "time" ? node("input", assign(attrs, { type: f[0] }))
+        : node("input", assign(attrs, { autocomplete: "off" }));
+      return node("div", { "class": "field" }, [node("label", { "for": prefix + f[0], text: f[1] }), input]);
+    }
+    var set = node("fieldset", { "class": "private", id: "private-fields" }, [node("legend", { text: "Players, director and hands" })]
+      .concat(words["private"].map(function (f) { return field(f, "p-", "data-private-field"); })).concat([
         node("div", { "class": "field" }, [node("label", { "for": "pbn-in", text: "Paste a PBN board (or choose a .pbn file)" }),
           node("textarea", { id: "pbn-in", rows: "3" }), node("input", { type: "file", id: "pbn-file", accept: ".pbn,text/plain" })]),
         node("p", {}, [node("button", { "class": "big secondary", type: "button", id: "pbn-read", text: "Read the PBN" })]),
         node("p", { "class": "error", id: "pbn-error", role: "alert", hidden: "" })]));
-    form.insertBefore(set, form.lastChild);
+    var parts = [node("p", { "class": "hint", text: "Everything written here stays in this page's address after the # and in records saved on this phone; none of it is sent to the server." })]
+      .concat(words.context.map(function (f) { return field(f, "c-", "data-context-field"); }))
+      .concat([node("p", { "class": "error", id: "context-error", role: "alert", hidden: "" }), set]);
+    parts.forEach(function (p) { form.insertBefore(p, form.lastChild); });
     /* above the record, open, as on the server's page */
     var details = form.parentNode;
+    details.id = "record-fields";
     details.open = true;
     app.insertBefore(details, app.querySelector(".record-head"));
   }
@@ -505,18 +603,17 @@
   function wireForm(app, rec, words) {
     var form = document.getElementById("record-form");
     if (!form) return;
-    var names = words["private"].map(function (f) { return f[0]; });
-    document.getElementById("private-fields").hidden = false;
+    document.getElementById("record-fields").hidden = false;
     form.addEventListener("submit", function (e) {
-      /* the query's fields by the form; the private ones into the fragment */
+      /* the query stays as it is (the ruling); every field written goes into the fragment */
       e.preventDefault();
-      var q = new URLSearchParams();
-      new FormData(form).forEach(function (v, k) { if (typeof v === "string" && v.trim()) q.append(k, v); });
       var h = new URLSearchParams();
-      Array.prototype.slice.call(form.querySelectorAll("[data-private-field]")).forEach(function (i) { if (i.value.trim()) h.set(i.dataset.privateField, i.value.trim()); });
-      var url = "/rulings/record?" + q.toString() + (h.toString() ? "#" + h.toString() : "");
-      if ("?" + q.toString() === location.search) { history.replaceState(null, "", url); fill(app, rec, words, fragment(words)); }
-      else location.assign(url);
+      all(form, "[data-context-field], [data-private-field]").forEach(function (i) {
+        var k = i.dataset.contextField || i.dataset.privateField;
+        if (i.value.trim()) h.set(k, i.value.trim());
+      });
+      history.replaceState(null, "", location.pathname + location.search + (h.toString() ? "#" + h.toString() : ""));
+      fill(app, rec, words);
     });
     var err = document.getElementById("pbn-error");
     function readPBN(textIn) {
@@ -527,9 +624,8 @@
         var g = games[0];
         Object.keys(g).forEach(function (k) {
           /* only the record's own fields: the ruling's (dealer of the auction ruled…) stay as ruled */
-          var pub = words.context.some(function (f) { return f[0] === k; });
-          var input = names.indexOf(k) >= 0 ? form.querySelector("[data-private-field='" + k + "']") : pub ? form.elements[k] : null;
-          if (input && !(input instanceof RadioNodeList)) input.value = g[k];
+          var input = form.querySelector("[data-private-field='" + k + "'], [data-context-field='" + k + "']");
+          if (input) input.value = g[k];
         });
         err.textContent = "Read: " + Object.keys(g).length + " fields. Update the record to keep them.";
         err.hidden = false;
@@ -551,22 +647,32 @@
     exp.hidden = false;
     exp.addEventListener("click", function () {
       /* made and downloaded on the phone: no request */
-      var blob = new Blob([pbnOf(rec, words, fragment(words))], { type: "application/x-pbn" });
-      var a = node("a", { href: URL.createObjectURL(blob), download: "ruling-board-" + (rec.board || "x").replace(/[^A-Za-z0-9-]/g, "") + ".pbn" });
+      var full = current(words, rec).full;
+      var blob = new Blob([pbnOf(full)], { type: "application/x-pbn" });
+      var a = node("a", { href: URL.createObjectURL(blob), download: "ruling-board-" + (full.board || "x").replace(/[^A-Za-z0-9-]/g, "") + ".pbn" });
       document.body.appendChild(a); a.click(); a.remove();
     });
-    /* guided.js saves the address without its fragment: keep the fragment with the saved record */
+    var names = fieldNames(words);
     document.addEventListener("click", function (e) {
-      if (!e.target || e.target.id !== "save-record") return;
-      try {
-        var list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
-        if (list.length && list[0].url === location.pathname + location.search) {
-          list[0].url += location.hash;
-          localStorage.setItem(STORE_KEY, JSON.stringify(list));
-        }
-      } catch (err) { /* nothing saved: guided.js said so */ }
+      var t = e.target;
+      /* guided.js saves the address without its fragment: keep the fragment with the saved record */
+      if (t && t.id === "save-record") {
+        try {
+          var list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
+          if (list.length && list[0].url === location.pathname + location.search) {
+            list[0].url += location.hash;
+            localStorage.setItem(STORE_KEY, JSON.stringify(list));
+          }
+        } catch (err) { /* nothing saved: guided.js said so */ }
+      }
+      /* off to a checker (or a result taken out): the checker's way back is the
+         query alone, so the fragment waits in this tab (sessionStorage, on the phone) */
+      var a = t && t.closest ? t.closest("#calc a, #adjusted a.remove") : null;
+      if (a) {
+        try { sessionStorage.setItem(CARRY_KEY, JSON.stringify({ base: baseOf(location.search, names), hash: location.hash })); } catch (err) { /* not kept */ }
+      }
     });
-    window.addEventListener("hashchange", function () { fill(app, rec, words, fragment(words)); });
+    window.addEventListener("hashchange", function () { fill(app, rec, words); });
   }
 
   function json(id) { var e = document.getElementById(id); return e ? JSON.parse(e.textContent) : null; }
@@ -578,11 +684,14 @@
     if (!app || app.dataset.page !== "record") return;
     var args = {};
     new URLSearchParams(location.search).forEach(function (v, k) { args[k] = k === "calc" ? [].concat(args[k] || [], v) : v; });
-    if (!args.procedure || stampNow()) return;
+    if (!args.procedure) return;
+    settle(json("record-field-names") || []);
+    args = {};
+    new URLSearchParams(location.search).forEach(function (v, k) { args[k] = k === "calc" ? [].concat(args[k] || [], v) : v; });
     var stale = location.search.replace(/^\?/, "") !== (app.dataset.state || "");
     if (!stale) {
       var rec = json("record-data"), words = json("record-words");
-      fill(app, rec, words, fragment(words));
+      fill(app, rec, words);
       wireForm(app, rec, words);
       wireButtons(app, rec, words);
       return;
@@ -594,7 +703,7 @@
       var rec = mechanical ? mechanical_(words, args.procedure, got[1], args) : guided(got[0], args);
       var pre = document.getElementById("record-text");
       var done = function () {
-        ensureParts(app, rec, words); privateForm(app, words); fill(app, rec, words, fragment(words));
+        ensureParts(app, rec, words); fieldsForm(app, words); fill(app, rec, words);
         wireForm(app, rec, words); wireButtons(app, rec, words);
       };
       if (app.querySelector(".record-head")) { done(); return; }
@@ -609,7 +718,8 @@
 
   var mechanical_ = mechanical;
   root.LawbookRecord = { guided: guided, mechanical: mechanical, text: text, context: context, asked: asked,
-    RecordError: RecordError, pbn: pbnOf, fragment: fragment };
+    withContext: withContext, contextOf: contextOf, RecordError: RecordError,
+    pbn: function (words, full) { return pbnOf(full); }, fragment: fragment, current: current };
   if (typeof document !== "undefined") {
     var go = function () { wireMakeLinks(); startPage(); };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", go); else go();
