@@ -284,3 +284,149 @@ def test_control_characters_in_the_query_never_reach_a_header(client, raw):
     location = r.headers.get("Location", "")
     assert "\r" not in location and "\n" not in location
     assert "Set-Cookie" not in r.headers
+
+
+# --- 12. the Host header, redirects, characters no reply can encode (issue 23) ----------
+
+# Hosts a client can send.  Werkzeug reads one with characters outside
+# [a-z0-9.-] as no host, but passed 'a..b' and a label over 63 characters on
+# to its router, whose IDNA encoding refused them: the request then had no URL
+# adapter, the error page's url_for failed, and so did the 500 page after it.
+HOSTILE_HOSTS = ["", ".", "a..b", "a" * 64 + ".example", "x" * 5000, "\xff\xfe", "évil.example", "[::1]",
+                 "[::1]:5000", "foo:bar:baz", "<script>alert(1)</script>", "example.org:99999", "a.b" * 30]
+
+
+def _host_routes(app) -> list[tuple[str, str]]:
+    """(method, path) for each kind of route: a page, a static file, the API,
+    an error page (404 and 405, HTML and JSON), a 400 JSON reply, redirects."""
+    with app.test_request_context(base_url="http://lawbook.example"):
+        static = app.extensions["lawbook_assets"].url("site.css")
+    return [("GET", "/"), ("GET", "/2007/law/12"), ("GET", static), ("GET", "/static/site.css"),
+            ("GET", "/api/editions"), ("GET", "/no-such-page"), ("GET", "/api/no-such-thing"),
+            ("DELETE", "/"), ("POST", "/api/checkers/board"), ("GET", "/api//editions"), ("GET", "/2007"),
+            ("GET", "/favicon.ico"), ("GET", "/search?q=revoke")]
+
+
+def _assert_security_headers(r) -> None:
+    from laws.web.site import SECURITY_HEADERS
+
+    for name, value in SECURITY_HEADERS.items():
+        assert r.headers.get(name) == value, (name, r.status_code)
+
+
+@pytest.mark.parametrize("host", HOSTILE_HOSTS, ids=lambda h: repr(h[:16]))
+def test_a_hostile_host_is_never_a_500_and_never_echoed(app, client, host):
+    for method, path in _host_routes(app):
+        r = client.open(path, method=method, environ_overrides={"HTTP_HOST": host})
+        assert r.status_code < 500, (host[:20], method, path, r.status_code)
+        _assert_security_headers(r)
+        if len(host) > 5:
+            assert host.encode("utf-8") not in r.data, (method, path)
+            assert host not in r.headers.get("Location", ""), (method, path)
+
+
+def test_an_untrusted_host_is_a_400_without_the_host(built):
+    """With Flask's TRUSTED_HOSTS set, the router refuses any other host and
+    the request has no URL adapter: the error page, which needs one for its
+    assets' addresses, is answered as a plain page."""
+    from app import create_app
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(built), "TRUSTED_HOSTS": ["lawbook.example"]})
+    client = app.test_client()
+    for method, path in _host_routes(app):
+        r = client.open(path, method=method, environ_overrides={"HTTP_HOST": "evil.example"})
+        assert r.status_code == 400, (method, path, r.status_code)
+        assert "This site does not answer to the host named in the request." in r.get_data(as_text=True)
+        assert b"evil" not in r.data
+        _assert_security_headers(r)
+    assert client.get("/", environ_overrides={"HTTP_HOST": "lawbook.example"}).status_code == 200
+
+
+@pytest.mark.parametrize("path, location", [
+    ("/api//editions", "/api/editions"), ("/2007//law/12", "/2007/law/12"), ("/2007", "/2007/"),
+    ("/api//search?q=revoke", "/api/search?q=revoke"), ("/favicon.ico", None), ("/compare/?from=2007", None),
+])
+@pytest.mark.parametrize("host", ["lawbook.example", "", "evil.example:8080", "[::1]:5000", "a..b"])
+def test_redirects_are_relative(client, path, location, host):
+    """The Location of every redirect is a path: no scheme (werkzeug's router
+    wrote http:// even behind HTTPS) and no host (it copied the Host header;
+    an empty one gave http:///…)."""
+    r = client.get(path, base_url="https://lawbook.example", environ_overrides={"HTTP_HOST": host})
+    assert 300 <= r.status_code < 400, r.status_code
+    got = r.headers["Location"]
+    assert got.startswith("/") and not got.startswith("//"), got
+    assert location is None or got == location
+    _assert_security_headers(r)
+
+
+# Lone surrogates: JSON can write them ("\ud800"), Python reads them into a
+# str, and UTF-8 cannot encode them.  A message or a "field" quoting such a key
+# or value made the reply itself fail (a 500).
+UNENCODABLE = ["\ud800", "a\udfffb", "\udc80" * 3, "\ud83d"]
+
+
+def _json_post_routes(app) -> list[str]:
+    """Every JSON route taking a body, from the URL map (a checker route for each checker)."""
+    from laws.checkers import registry
+
+    out = []
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/") and "POST" in rule.methods:
+            if rule.arguments == {"checker_id"}:
+                out += [rule.rule.replace("<checker_id>", c.id) for c in registry.all_checkers()]
+            else:
+                assert not rule.arguments, rule.rule
+                out.append(rule.rule)
+    return sorted(out)
+
+
+def _field_names(app, client, url: str) -> list[str]:
+    from laws.rulings.play import FIELDS as PLAY_FIELDS
+
+    if url.startswith("/api/checkers/"):
+        return list(client.get(url).get_json()["input_schema"]["properties"])
+    return sorted(set(PLAY_FIELDS) | {"dealer", "calls", "procedure", "answers"})
+
+
+def _encodable_json_error(r) -> dict:
+    assert r.status_code < 500, (r.status_code, r.data[:300])
+    assert r.content_type == "application/json"
+    body = json.loads(r.data.decode("utf-8"))  # strict: the reply is UTF-8
+    _assert_security_headers(r)
+    return body
+
+
+def test_every_json_route_answers_unencodable_input_with_an_encodable_reply(app, client):
+    routes = _json_post_routes(app)
+    assert {"/api/checkers/board", "/api/checkers/matchpoints", "/api/rulings/auction", "/api/rulings/play",
+            "/api/rulings/guided"} <= set(routes)
+    for url in routes:
+        bodies = [{bad: 1} for bad in UNENCODABLE]
+        for name in _field_names(app, client, url):
+            for bad in UNENCODABLE[:2]:
+                bodies += [{name: bad}, {name: [bad, [bad]]}, {name: {bad: bad}}]
+        for body in bodies:
+            # json.dumps writes a lone surrogate as the escape \ud800, as a client would
+            r = client.post(url, data=json.dumps(body), content_type="application/json")
+            reply = _encodable_json_error(r)
+            if r.status_code == 400:
+                assert reply["error"]
+
+
+@pytest.mark.parametrize("url", ["/api/checkers/board", "/api/checkers/matchpoints", "/api/rulings/auction",
+                                 "/api/rulings/play"])
+def test_an_unknown_field_with_an_unencodable_name_is_named_with_an_escape(client, url):
+    r = client.post(url, data='{"\\ud800x": 1}', content_type="application/json")
+    reply = _encodable_json_error(r)
+    assert r.status_code == 400
+    assert reply["field"] == "\\ud800x"
+    assert "no field '\\ud800x'" in reply["error"]
+
+
+def test_an_unencodable_reply_is_escaped_not_a_500(app):
+    """The last line: whatever a view puts in a JSON reply, the reply encodes."""
+    with app.test_request_context():
+        from flask import jsonify
+
+        r = jsonify({"k\ud800": ["\udfff", "ok"]})
+    assert json.loads(r.get_data().decode("utf-8")) == {"k\ud800": ["\udfff", "ok"]}

@@ -1,9 +1,10 @@
-"""Hostile input through a real gunicorn (issue 15), over raw sockets: the
-bytes a test client would encode, malformed bodies, and clients that stop
-sending.  The server is started here, on a free port, with the production
-settings (laws.web.gunicorn_config), serving the session's build."""
+"""Hostile input through a real gunicorn (issues 15 and 23), over raw sockets:
+the bytes a test client would encode, malformed bodies, clients that stop
+sending, any Host header.  The server is started here, on a free port, with
+the production settings (laws.web.gunicorn_config), serving the session's build."""
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -40,6 +41,8 @@ def server(built):
     out, _ = proc.communicate(timeout=15)
     # the app logs every 500 it answers ("unexpected error at ..."): there must be none
     assert "unexpected error" not in out, out[-3000:]
+    # nor an error page that failed to render (laws.web.errors falls back to a plain page)
+    assert "the error page failed" not in out, out[-3000:]
 
 
 def exchange(port: int, data: bytes, timeout: float = 15.0, close_write: bool = True) -> bytes:
@@ -138,3 +141,57 @@ def test_short_body_does_not_hold_the_server(server):
         assert b"did not arrive in time" in reply
     finally:
         slow.close()
+
+
+# --- the Host header, redirects, unencodable JSON (issue 23) --------------------------------
+
+# Host headers as bytes on the wire: empty, labels werkzeug's router cannot
+# encode (an empty one, one over 63 characters), 5000 characters, non-ASCII
+# bytes, IPv6 literals, colons, markup.
+HOSTILE_HOSTS = [b"", b".", b"a..b", b"a" * 64 + b".example", b"x" * 5000, b"\xff\xfe\xc3", b"\xc3\xa9vil.example",
+                 b"[::1]", b"[::1]:5000", b"foo:bar:baz", b"<script>alert(1)</script>", b"example.org:99999"]
+# a page, static files, the API, error pages (HTML and JSON), redirects
+HOST_PATHS = [b"/", b"/2007/law/12", b"/static/site.css", b"/api/editions", b"/no-such-page", b"/api/nothing",
+              b"/api//editions", b"/2007", b"/favicon.ico"]
+SECURITY_HEADER_NAMES = [b"content-security-policy", b"x-content-type-options", b"x-frame-options",
+                         b"referrer-policy"]
+
+
+def head_of(reply: bytes) -> dict[bytes, bytes]:
+    lines = reply.split(b"\r\n\r\n", 1)[0].split(b"\r\n")[1:]
+    return {k.strip().lower(): v.strip() for k, _, v in (line.partition(b":") for line in lines)}
+
+
+@pytest.mark.parametrize("host", HOSTILE_HOSTS, ids=lambda h: repr(h[:16]))
+def test_a_hostile_host_is_served_with_the_security_headers(server, host):
+    """A Host werkzeug could not bind made every page, static file and error
+    page a bare 500 from gunicorn, with no security headers and two tracebacks."""
+    for path in HOST_PATHS:
+        reply = exchange(server, b"GET " + path + b" HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+        assert status(reply) < 500, (host[:20], path, reply[:300])
+        head = head_of(reply)
+        for name in SECURITY_HEADER_NAMES:
+            assert name in head, (host[:20], path, name)
+        if len(host) > 5:
+            assert host not in reply, (host[:20], path)
+
+
+@pytest.mark.parametrize("host", [b"lawbook.example", b"", b"a..b", b"[::1]:5000"])
+def test_a_merged_slash_redirect_is_a_path(server, host):
+    """werkzeug's router answered `//` with 308 to http://<Host>/… (http even
+    behind HTTPS, http:///… with no Host)."""
+    reply = exchange(server, b"GET /api//editions?x=1 HTTP/1.1\r\nHost: " + host + b"\r\n"
+                             b"X-Forwarded-Proto: https\r\nConnection: close\r\n\r\n")
+    assert status(reply) == 308
+    assert head_of(reply)[b"location"] == b"/api/editions?x=1"
+
+
+@pytest.mark.parametrize("path", [b"/api/checkers/board", b"/api/checkers/matchpoints", b"/api/rulings/auction",
+                                  b"/api/rulings/play", b"/api/rulings/guided"])
+def test_a_lone_surrogate_in_a_json_key_is_a_400(server, path):
+    for body in (b'{"\\ud800": 1}', b'{"board": "\\udfff", "scores": ["\\ud800"], "calls": [["N", "\\ud800"]]}'):
+        reply = exchange(server, _post(path, body, b"Content-Length: %d\r\n" % len(body)))
+        assert status(reply) == 400, reply[:300]
+        reply_body = json.loads(reply.split(b"\r\n\r\n", 1)[1].decode("utf-8"))
+        assert reply_body["error"]
+        assert b"content-security-policy" in head_of(reply)

@@ -30,6 +30,7 @@ import jsonschema
 from laws.checkers import codes as codes_module
 from laws.checkers.codes import Codes
 from laws.errors import BadInput as BadRequest
+from laws.errors import quotable
 
 # checker modules, by the part of the Laws they implement
 _MODULES = ("boards", "scoring", "conversions", "auction", "play")
@@ -265,7 +266,9 @@ def _bound(schema: dict, payload: dict) -> None:
         value = payload[key]
         if key not in props:
             name = key if len(key) <= 40 else key[:40] + "…"
-            raise BadRequest(f"This checker has no field {name!r}; its fields are {', '.join(props)}.", name)
+            # repr escapes a lone surrogate in the message; the field names it the same way
+            raise BadRequest(f"This checker has no field {name!r}; its fields are {', '.join(props)}.",
+                             quotable(name))
         prop = props[key]
         most = prop.get("maxItems")
         if isinstance(value, list) and most is not None and len(value) > most:
@@ -332,7 +335,8 @@ def _explain(schema: dict, error: jsonschema.ValidationError) -> tuple[str, str 
     if error.validator == "additionalProperties" and not path:
         extra = sorted(set(error.instance) - set(props))
         name = extra[0] if extra else None
-        return (f"This checker has no field {name!r}; its fields are {', '.join(props)}.", name)
+        return (f"This checker has no field {name!r}; its fields are {', '.join(props)}.",
+                quotable(name) if name is not None else None)
     if not path:
         return f"The input is not acceptable: {error.message}.", None
     top = str(path[0])

@@ -19,19 +19,33 @@ route, so that no hostile input reaches a view as a 500.
   (`str.isdigit` accepts '²', which `int` rejects; a number of 5000 digits
   costs `int` real time): `number_arg` and `law_number` are the only way
   routes read one.
+* The Host header: the site builds no absolute URL, so it never needs the
+  host.  Werkzeug reads a Host of invalid characters as no host, but hands
+  'a..b' or a label over 63 characters to its router, whose IDNA encoding
+  fails: with no URL adapter every page, and the error page, failed (a bare
+  500).  Such a Host is read as no host too (`unreadable_host_as_none`).
+* Redirects: the Location is always a path.  Werkzeug's router (a `//` merged,
+  a slash added) writes `http://<Host>/…`; its address is cut to the path
+  (`relative_redirect`), so no Host reaches a header and HTTPS stays HTTPS.
+* Replies: a lone surrogate (JSON's "\\ud800") read from a body cannot be
+  encoded as UTF-8; messages quote input through `laws.errors.quotable`, and
+  the JSON encoder escapes any left, so a reply always encodes.
 """
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from flask import Request, abort, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import BadRequest as HTTPBadRequest
 from werkzeug.exceptions import ClientDisconnected, HTTPException, RequestTimeout
 from werkzeug.formparser import FormDataParser
+from werkzeug.routing import RequestRedirect
 from werkzeug.utils import cached_property
-from werkzeug.wsgi import LimitedStream
+from werkzeug.wsgi import LimitedStream, get_host
+
+from laws.errors import quotable
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 20
@@ -101,12 +115,20 @@ def json_depth(text: str | bytes) -> int:
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, refusing a body nested deeper than any input needs."""
+    """Flask's JSON, refusing a body nested deeper than any input needs, and
+    writing only what UTF-8 can encode."""
 
     def loads(self, s, **kwargs):
         if json_depth(s) > MAX_JSON_DEPTH:
             raise HTTPBadRequest(TOO_DEEP)
         return super().loads(s, **kwargs)
+
+    def dumps(self, obj, **kwargs):
+        # ensure_ascii is off (readable replies), so a lone surrogate from the
+        # input would reach the reply raw and fail to encode: the last line,
+        # whatever a view echoes.  Surrogates appear only inside JSON strings,
+        # where their \uXXXX escape is what ensure_ascii would have written.
+        return quotable(super().dumps(obj, **kwargs))
 
 
 # --- the request ------------------------------------------------------------------------
@@ -196,8 +218,32 @@ def quote_raw_query(wsgi_app):
     return app
 
 
+def unreadable_host_as_none(wsgi_app):
+    """WSGI middleware: a Host header werkzeug's router cannot bind (its name
+    fails IDNA: an empty label as in 'a..b', one over 63 characters) is read as
+    no host, as werkzeug reads one with invalid characters.  The request is
+    then served as any other: its links and redirects are paths, whatever the
+    host.  (A 400 for every malformed Host would also refuse names some
+    proxies pass on, such as 'my_host', which werkzeug serves as no host.)"""
+    def app(environ, start_response):
+        try:
+            # as werkzeug.routing.Map.bind encodes it: the port is not part of the name
+            get_host(environ).lower().partition(":")[0].encode("idna")
+        except (UnicodeError, ValueError):
+            environ["HTTP_HOST"] = ""
+        return wsgi_app(environ, start_response)
+    return app
+
+
+def relative_url(url: str) -> str:
+    """`url` without its scheme and host: a path, never '//x' (which a browser
+    reads as another host)."""
+    parts = urlsplit(url)
+    return urlunsplit(("", "", "/" + parts.path.lstrip("/"), parts.query, parts.fragment))
+
+
 def init_app(app) -> None:
-    app.wsgi_app = quote_raw_query(app.wsgi_app)
+    app.wsgi_app = quote_raw_query(unreadable_host_as_none(app.wsgi_app))
     app.request_class = SafeRequest
     app.json = JSONProvider(app)
     app.json.sort_keys = False
@@ -205,6 +251,14 @@ def init_app(app) -> None:
     # Flask's defaults (no limit on a body, 500 KB of form) are replaced
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, MAX_FORM_MEMORY_SIZE=MAX_BODY_BYTES,
                       MAX_FORM_PARTS=MAX_FORM_PARTS)
+
+    @app.before_request
+    def relative_redirect():
+        # the router's redirect (a '//' merged, a slash added) is raised after
+        # the before_request functions: its address becomes a path first
+        exc = request.routing_exception
+        if isinstance(exc, RequestRedirect):
+            exc.new_url = relative_url(exc.new_url)
 
     @app.before_request
     def refuse_large_bodies():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from laws.errors import quotable
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
 from laws.rulings.walker import walk
@@ -168,8 +169,9 @@ def parse(payload, editions: list[str]) -> dict:
         raise RulingError("Send a JSON object with edition, dealer, calls and (optionally) findings.", None)
     unknown = sorted(set(payload) - {"edition", "dealer", "calls", "findings"})
     if unknown:
+        # repr escapes a lone surrogate (which no reply could encode); the field names it the same way
         raise RulingError(f"There is no field {unknown[0]!r}: the fields are edition, dealer, calls, findings.",
-                          unknown[0])
+                          quotable(unknown[0]))
     edition = payload.get("edition", editions[0] if editions else None)
     if not isinstance(edition, str) or edition not in editions:
         raise RulingError(f"The edition must be one of {', '.join(editions)}.", "edition")

@@ -51,6 +51,7 @@ from __future__ import annotations
 import json
 import re
 
+from laws.errors import quotable
 from laws.rulings import RulingError as RulingInputError
 from laws.rulings import data as rulings_data
 from laws.rulings.walker import AnswerError, walk
@@ -114,8 +115,9 @@ def parse_request(payload) -> dict:
         raise RulingInputError("Send a JSON object with the edition, contract, declarer, play and findings.")
     extra = sorted(set(payload) - set(FIELDS))
     if extra:
+        # repr escapes a lone surrogate (which no reply could encode); the field names it the same way
         raise RulingInputError(f"There is no field {extra[0]!r}; the fields are edition, contract, declarer, "
-                               "trick, seat, play and findings.", extra[0])
+                               "trick, seat, play and findings.", quotable(extra[0]))
     edition = payload.get("edition", "2017")
     if not isinstance(edition, str):
         raise RulingInputError("The edition is a text such as \"2017\" or \"2007\".", "edition")
