@@ -1,6 +1,6 @@
 """Which laws the rulings cover (laws/rulings/coverage.py, issue 21): the
-README's table is the data's, every law of 2017 and 2007 has a ruling, a
-checker or its one-line reason, and each law's page links to the guided
+README's table is the data's, every law of 2017 and 2007, and of the rubber
+code's Laws 41 to 71, has a ruling, a checker or its one-line reason, and each law's page links to the guided
 procedures that apply it."""
 from __future__ import annotations
 
@@ -17,7 +17,23 @@ MAY_GO_UNRULED = {1, 3, 4, 5, 76, 80, 81, 88, 89}
 
 def test_the_readme_table_is_generated_from_the_data(db):
     assert coverage.readme_section((ROOT / "README.md").read_text(encoding="utf-8")) == coverage.table(
-        coverage.law_titles(db))
+        coverage.law_titles(db), coverage.law_sets(db))
+
+
+def test_the_rubber_column_covers_its_laws_41_to_71_and_marks_the_others_absent(db):
+    assert coverage.EDITIONS == ("2017", "2007", "1993-rubber")
+    assert coverage.law_sets(db)["1993-rubber"] == set(range(41, 72))
+    rows = {int(line.split()[1]): line for line in coverage.table(coverage.law_titles(db), coverage.law_sets(db))
+            .splitlines()[2:]}
+    assert rows[40].endswith(f"| {coverage.ABSENT} |") and rows[72].endswith(f"| {coverage.ABSENT} |")
+    # the guided procedures written from the rubber code's own text (68-71, 42-43, 65-66)
+    cover = coverage.covered("1993-rubber")
+    for n, title in ((42, "Dummy's rights and limits"), (43, "Dummy's rights and limits"),
+                     (65, "Quitted tricks and a disputed count"), (66, "Quitted tricks and a disputed count"),
+                     (68, "Claims and concessions"), (69, "Claims and concessions"),
+                     (70, "Claims and concessions"), (71, "Claims and concessions")):
+        assert f"guided: {title}" in cover[n], n
+        assert coverage.ABSENT not in rows[n], n
 
 
 def test_only_the_laws_allowed_carry_a_reason():

@@ -1,5 +1,6 @@
 """Guided rulings (laws/rulings/guided/<edition>.json) through the Python
-walker: every path of every procedure in both editions is walked, each
+walker: every path of every procedure in every edition (2017, 2007, and the
+rubber code's subset for its Laws 41 to 71) is walked, each
 ending checked against the Laws' text (the provisions that decide it), and
 every cited provision and defined term exists in the built store for its
 edition.  The ruling record and the HTTP API are tested at the end.
@@ -14,7 +15,10 @@ import pytest
 from laws.rulings import RulingError, guided, record
 from laws.rulings import data as rulings_data
 
-EDITIONS = ("2017", "2007")
+EDITIONS = ("2017", "2007", "1993-rubber")
+# the duplicate codes share every procedure; the rubber code has those whose laws it has (41 to 71)
+DUPLICATE = ("2017", "2007")
+RUBBER_PROCEDURES = ["claim", "dummy", "quitted-tricks"]
 PROCEDURES = ["unauthorized-information", "misinformation", "claim", "adjusted-score", "psychic-call",
               "change-of-call", "tempo", "procedural-penalty"]
 
@@ -34,15 +38,28 @@ def all_paths():
 PATHS = list(all_paths())
 
 
+def test_the_editions_are_those_of_the_files():
+    assert guided.editions() == list(EDITIONS)
+
+
 def test_every_area_has_a_procedure_in_both_editions():
-    for ed in EDITIONS:
+    for ed in DUPLICATE:
         # later groups' procedures follow these (each group's own test names them)
         assert [p["id"] for p in guided.procedures(ed)][:len(PROCEDURES)] == PROCEDURES
 
 
 def test_the_two_files_share_their_procedures_and_subtrees_in_the_same_order():
-    a, b = (guided.load()[e] for e in EDITIONS)
+    a, b = (guided.load()[e] for e in DUPLICATE)
     assert list(a["kinds"]) == list(b["kinds"]) and list(a["subtrees"]) == list(b["subtrees"])
+
+
+def test_the_rubber_procedures_are_a_subset_in_the_same_order():
+    # a subset of 2007's, in 2007's order, so that `diff` lines them up; its subtrees are its own
+    rubber, full = list(guided.load()["1993-rubber"]["kinds"]), list(guided.load()["2007"]["kinds"])
+    assert rubber == [k for k in full if k in rubber]
+    assert rubber == RUBBER_PROCEDURES
+    for k in rubber:  # each names only laws the rubber code has in the store
+        assert set(guided.load()["1993-rubber"]["kinds"][k]["laws"]) <= set(range(41, 72)), k
 
 
 def test_every_path_ends_in_a_ruling_with_cites_and_what_to_record():
@@ -79,7 +96,10 @@ def test_every_cited_provision_exists_in_the_store(db, edition):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_term_a_question_links_is_defined_in_that_edition(db, edition):
     terms = {t for _, n in rulings_data.all_nodes(guided.load()[edition]) for t in (n.get("ask") or {}).get("terms", [])}
-    assert terms >= {"Extraneous", "Psychic call", "Unintended", "Withdrawn"}
+    if edition in DUPLICATE:
+        assert terms >= {"Extraneous", "Psychic call", "Unintended", "Withdrawn"}
+    else:  # the corpus holds no definitions of the rubber code: its questions link none
+        assert terms == set()
     missing = sorted(t for t in terms if db.execute(
         "select 1 from definitions where edition = ? and term = ?", [edition, t]).fetchone() is None)
     assert not missing, missing
@@ -316,7 +336,8 @@ def test_api_guided(client):
     assert client.post("/api/rulings/guided", json={"edition": "2017", "procedure": "x"}).status_code == 400
     assert client.post("/api/rulings/guided", data="x").status_code == 400
     listing = client.get("/api/rulings/guided").get_json()
-    assert [e["edition"] for e in listing] == ["2017", "2007"]
+    assert [e["edition"] for e in listing] == ["2017", "2007", "1993-rubber"]
+    assert [p["id"] for p in listing[2]["procedures"]] == RUBBER_PROCEDURES
 
 
 def test_step_page_is_a_plain_form_and_bad_addresses_are_4xx(client):
@@ -351,7 +372,7 @@ def test_record_of_an_auction_ruling(client):
 
 def test_law_pages_link_the_procedure_that_applies_them(client):
     for law in (12, 16, 20, 21, 25, 40, 68, 69, 70, 71, 73, 75):
-        for ed in EDITIONS:
+        for ed in DUPLICATE:
             html = client.get(f"/{ed}/law/{law}").get_data(as_text=True)
             assert 'id="rulings"' in html and f"/rulings/guided/" in html, (ed, law)
     assert 'id="rulings"' not in client.get("/2017/law/1").get_data(as_text=True)
@@ -373,7 +394,7 @@ _VALUES = sorted({v for ed in EDITIONS for p in guided.load()[ed]["kinds"]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(edition=st.sampled_from(["2017", "2007", "1999", ""]), procedure=st.sampled_from(PROCEDURES + ["x"]),
+@given(edition=st.sampled_from(["2017", "2007", "1993-rubber", "1999", ""]), procedure=st.sampled_from(PROCEDURES + ["dummy", "quitted-tricks", "x"]),
        answers=st.dictionaries(st.sampled_from(_FACTS + ["zz"]), st.sampled_from(_VALUES + ["", "<b>"]), max_size=8))
 def test_any_answers_give_a_ruling_or_a_4xx(client, edition, procedure, answers):
     r = client.post("/api/rulings/guided", json={"edition": edition, "procedure": procedure, "answers": answers})

@@ -27,9 +27,10 @@ def page(browser):
 
 
 def _requests() -> list[dict]:
-    """Every ending of every procedure in both editions, and every state on the way to it."""
+    """Every ending of every procedure in every edition (the rubber code's
+    subset too), and every state on the way to it."""
     seen, out = set(), []
-    for ed in ("2017", "2007"):
+    for ed in guided.editions():
         data = guided.load()[ed]
         for proc in data["kinds"]:
             for answers, _ in guided.endings(data, proc):

@@ -23,7 +23,10 @@ from laws.rulings import guided
 
 HERE = Path(__file__).resolve().parent
 REASONS = HERE / "not-ruled.json"
-EDITIONS = ("2017", "2007")
+# the rubber code's column covers the laws the corpus holds of it (41 to 71)
+EDITIONS = ("2017", "2007", "1993-rubber")
+# a law an edition does not have in the corpus (the rubber code outside 41 to 71)
+ABSENT = "— not in this code's text in Lawbook"
 START, END = "<!-- coverage: start (python -m laws.rulings.coverage --write) -->", "<!-- coverage: end -->"
 
 
@@ -59,9 +62,11 @@ def covered(edition: str) -> dict[int, list[str]]:
     return out
 
 
-def table(laws: dict[int, str]) -> str:
+def table(laws: dict[int, str], present: dict[str, set[int]] | None = None) -> str:
     """The README's table: every law of the editions (`laws`: number -> title
-    of the code in force), what covers it in each edition, or why nothing does."""
+    of the code in force), what covers it in each edition, or why nothing does.
+    `present`: edition -> the laws the store holds of it (law_sets); a law an
+    edition lacks says so rather than "none"."""
     cover = {ed: covered(ed) for ed in EDITIONS}
     why = reasons()
     rows = ["| law | " + " | ".join(EDITIONS) + " |", "|---|" + "---|" * len(EDITIONS)]
@@ -69,6 +74,9 @@ def table(laws: dict[int, str]) -> str:
         cells = []
         for ed in EDITIONS:
             got = cover[ed].get(n)
+            if present is not None and n not in present.get(ed, ()):
+                cells.append(ABSENT)
+                continue
             cells.append(", ".join(got) if got else f"— {why[n]}" if n in why else "**none**")
         rows.append(f"| {n} {laws[n]} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
@@ -90,6 +98,11 @@ def law_titles(db) -> dict[int, str]:
     return out
 
 
+def law_sets(db) -> dict[str, set[int]]:
+    """edition -> the law numbers the store holds of it."""
+    return {ed: {int(n) for (n,) in db.execute("select number from laws where edition = ?", [ed])} for ed in EDITIONS}
+
+
 def readme_section(readme: str) -> str | None:
     if START not in readme or END not in readme:
         return None
@@ -103,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
 
     root = Path(__file__).resolve().parents[2]
     db = store.connect(current_store(root / "data"))
-    out = table(law_titles(db))
+    out = table(law_titles(db), law_sets(db))
     if "--write" in argv:
         path = root / "README.md"
         text = path.read_text(encoding="utf-8")

@@ -138,8 +138,9 @@ def step_view(procedure: str, args) -> dict:
     texts = bundle()["texts"].get(edition, {})
     others = []
     for e in available():
-        if e != edition:
-            valid = guided.asks(guided.load()[e], procedure) if procedure in guided.load()[e]["kinds"] else {}
+        # an edition with a subset of the procedures (the rubber code's) gets no tab for one it lacks
+        if e != edition and procedure in guided.load()[e]["kinds"]:
+            valid = guided.asks(guided.load()[e], procedure)
             others.append({"edition": e, "url": _state_url(path, e, {k: v for k, v in kept.items() if k in valid
                                                                     and v in valid[k]["answers"]})})
     return {"ruling": ruling, "edition": edition, "procedure": procedure, "steps": steps, "question": question,
@@ -152,8 +153,12 @@ def step_view(procedure: str, args) -> dict:
 @bp.get("/rulings/guided")
 def index():
     eds = available()
-    return render_template("rulings/guided_index.html", editions=eds,
-                           procedures=guided.procedures(eds[0]) if eds else [])
+    procedures = guided.procedures(eds[0]) if eds else []
+    # an edition with only some of the procedures (the rubber code: those of its Laws 41 to 71) lists its own
+    ids = [p["id"] for p in procedures]
+    full = [e for e in eds if list(guided.load()[e]["kinds"]) == ids]
+    partial = [{"edition": e, "procedures": guided.procedures(e)} for e in eds if e not in full]
+    return render_template("rulings/guided_index.html", editions=full, partial=partial, procedures=procedures)
 
 
 @bp.get("/rulings/guided/<procedure>")

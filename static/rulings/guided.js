@@ -117,7 +117,8 @@
     var nav = el("nav", { "class": "editions", "aria-label": "Edition" },
       [el("span", { "class": "edition current", "aria-current": "true", text: s.edition + " Laws" })]);
     s.editions.forEach(function (e) {
-      if (e !== s.edition) nav.appendChild(el("a", { "class": "edition", href: path + "?" + query({ edition: e }), text: e + " Laws" }));
+      /* no tab for an edition without this procedure (the rubber code has a subset), as laws/web/guided.py */
+      if (e !== s.edition && bundle.editions[e].kinds[procedure]) nav.appendChild(el("a", { "class": "edition", href: path + "?" + query({ edition: e }), text: e + " Laws" }));
     });
     app.appendChild(nav);
     var q = r.questions[0];
