@@ -213,7 +213,7 @@ def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source
 # each is fast and pure build-time work.  The plain words come before the
 # search index, which indexes them; `glosses` receives their coverage by
 # edition, for the summary lines.
-def _after_store_steps(corpus_dir: Path, glosses: dict):
+def _after_store_steps(corpus_dir: Path, glosses: dict, notes: list[str]):
     # imported here, not at the top: the checkers' registry reaches the web
     # package, which imports this module (laws.web.db uses current_store)
     from laws import compare
@@ -222,7 +222,8 @@ def _after_store_steps(corpus_dir: Path, glosses: dict):
     return [
         ("plain words", lambda db, out: glosses.update(plain.build(db, corpus_dir))),
         ("checker links", lambda db, out: registry.write_links(db)),
-        ("comparisons", lambda db, out: compare.build(db, corpus_dir)),
+        # the comparison's notes say which curated alignments the aligner no longer needs
+        ("comparisons", lambda db, out: notes.extend(compare.build(db, corpus_dir)["notes"])),
         ("search index", lambda db, out: index.build(db, out / "index")),
     ]
 
@@ -274,7 +275,8 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
         db.conn.commit()
         steps["references"], cpu["references"] = time.perf_counter() - t2, _cpu_time() - c2
         glosses: dict[str, plain.Coverage] = {}
-        for name, step in _after_store_steps(corpus_dir, glosses):
+        notes: list[str] = []
+        for name, step in _after_store_steps(corpus_dir, glosses, notes):
             t3, c3 = time.perf_counter(), _cpu_time()
             step(db, tmp)
             steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
@@ -294,6 +296,8 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
                          witnesses={p.file: p for p in results if kinds[p.file] == "witness"})
     for s in summaries:
         echo(s.line())
+    for note in notes:
+        echo(note)
     echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s"
          f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())})")
     return result

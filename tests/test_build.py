@@ -34,13 +34,16 @@ def built_copy(corpus, tmp_path):
 def test_summary_has_one_line_per_edition(corpus, tmp_path):
     lines: list[str] = []
     build(corpus, tmp_path / "data", echo=lines.append)
-    editions = [line.split(":")[0] for line in lines[:-1]]
+    # the build says which curated alignments the aligner no longer needs
+    notes = [line for line in lines if line.startswith("override ")]
+    assert all(line.endswith("is unnecessary: the aligner finds it from the text") for line in notes)
+    editions = [line.split(":")[0] for line in lines[:-1] if line not in notes]
     assert editions == ["2007", "2017", "1993-rubber", "dbrs-2017"]
     pattern = (r"^\S+: \d+ laws, \d+ provisions, \d+ definitions(, \d+ guide topics)?"
                r"(, index \d+ entries, citations \d+ resolved / \d+ unresolved)?, "
                r"references \d+ resolved / \d+ unresolved, \d+ corrections(, glosses: \d+ of \d+, \d+ stale)?, "
                r"\d+\.\d\d s$")
-    assert all(re.match(pattern, line) for line in lines[:-1]), lines
+    assert all(re.match(pattern, line) for line in lines[:-1] if line not in notes), lines
     assert lines[0].startswith("2007: 93 laws, ")
     assert lines[1].startswith("2017: 93 laws, 829 provisions, 66 definitions, index 805 entries, "
                                "citations 950 resolved / 3 unresolved, references 376 resolved / 0 unresolved, ")

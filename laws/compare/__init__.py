@@ -4,7 +4,7 @@ One module per stage, data flowing one way (a module imports only from the
 modules before it; tests/test_compare_package.py checks it):
 
     text       normalising a text, word ops, cross-references changed in place
-    align      a law's provisions cut into units and paired into groups
+    align      provisions cut into units and paired into groups (a law, or a whole code)
     changes    the groups as changes: status, word ops, order either way
     summary    changes counted and said in one line
     overrides  the corpus's curated alignments, read and checked
@@ -14,7 +14,8 @@ modules before it; tests/test_compare_package.py checks it):
 
 Build time (`build`): successive codes of each family (for each law, every
 code that has it against the next one that has it: `successive_pairs`) are
-compared.  That is linear in editions: thirty codes of one family make
+compared, each pair of codes aligned whole (`changes.compare_code`: a
+provision may move to another law).  That is linear in editions: thirty codes of one family make
 twenty-nine pairs, not 435.  Serve time (`law_data`): any other pair of codes
 (2007 against a rubber code, or two codes of a family further apart) is
 compared when a reader first asks for it, by the same function over the
@@ -31,7 +32,7 @@ setting a copy here would change nothing.
 from __future__ import annotations
 
 from laws.compare.align import coverage, expand, units
-from laws.compare.changes import STATUSES, compare_law
+from laws.compare.changes import STATUSES, compare_code, compare_law
 from laws.compare.ondemand import compute_law, law_data
 from laws.compare.overrides import OVERRIDES, load_overrides
 from laws.compare.read import diff, history, law_comparison, other_pairs, overview, pairs
@@ -41,7 +42,7 @@ from laws.compare.summary import counts, law_status
 from laws.compare.text import citation_changes, normalise, reverse_ops, word_ops
 
 __all__ = [
-    "OVERRIDES", "STATUSES", "build", "citation_changes", "compare_law", "compare_pair_law", "compute_law",
+    "OVERRIDES", "STATUSES", "build", "citation_changes", "compare_code", "compare_law", "compare_pair_law", "compute_law",
     "counts", "coverage", "diff", "expand", "history", "law_comparison", "law_data", "law_status",
     "load_overrides", "normalise", "other_pairs", "overview", "pairs", "reverse_ops", "successive_pairs",
     "units", "word_ops",

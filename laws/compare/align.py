@@ -1,10 +1,9 @@
-"""Alignment: which provisions of one law in two editions correspond.
+"""Alignment: which provisions of two editions correspond.
 
 The second stage: it pairs *units* of text (`units`) into groups
 (`align`), then cuts splits and merges into one piece per provision
-(`expand`), and says which groups are out of order (`out_of_order`).  It
-knows nothing of statuses, summaries or the store: `changes` turns its
-groups into changes.  It uses `text` only.
+(`expand`).  It knows nothing of statuses, summaries or the store:
+`changes` turns its groups into changes.  It uses `text` only.
 
 How provisions are aligned
 --------------------------
@@ -14,36 +13,49 @@ the counterpart of one or more lettered provisions of the duplicate code).
 A provision with no text but a heading ('40A Players' Systemic Agreements')
 is a unit of its own, matched against other headings only.  Provisions with
 neither (a bare '40A1' above its '(a)' and '(b)') carry no words to compare.
+The units given may be one law's or a whole code's (each unit knows its
+law): successive codes are aligned whole, so that a provision may move to
+another law (2007 17D became 2017 15A).
 
 1. Overrides (`corpus/alignment-overrides.toml`, read by `overrides`) are
    applied first.
-2. One-to-one: every pair of units whose texts are similar enough
-   (`MATCH_MIN`, rapidfuzz's `fuzz.ratio` on normalised text) is a candidate;
-   candidates are taken greedily, best first, with small bonuses for the same
-   provision id and the same relative position in the law, so that of two
-   equally good partners the one in the expected place wins.
-3. Splits and merges: a unit left over whose text is contained in a unit of
-   the other edition (`CONTAIN_MIN`, `fuzz.partial_ratio`) joins that unit's
-   group: 2007 44A and 44B together became the first paragraph of rubber 44.
-4. Out of order: an aligned group not on the longest run of groups that
-   keeps its order in both editions is *moved* (`out_of_order`; the statuses
-   themselves are given in `changes`).
+2. One-to-one, a global greedy assignment: every candidate pair (`Evidence.
+   candidates`: any pair of one law, and pairs across laws sharing enough
+   weighted words) gets one score (`_score`), its text evidence (the mean of
+   `fuzz.ratio` and the TF-IDF cosine of the words beyond boilerplate) plus
+   bonuses for the same id, the same law and place in it, similar headings
+   and shared cross-references; pairs are taken best first, each unit once,
+   none below `MATCH_MIN` or with text evidence below `TEXT_MIN`.  Each
+   group keeps its score and its evidence in words (`Group.evidence`).
+3. Splits and merges, by residual coverage: a unit left over whose clauses
+   are found in a unit of the other edition (`CONTAIN_MIN`,
+   `fuzz.partial_ratio`; `COVER_MIN` of its text) joins that unit's group:
+   2007 44A and 44B together became the first paragraph of rubber 44.
 """
 from __future__ import annotations
 
+import math
 import re
-from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
 from laws.compare.text import QUOTES, normalise, unique
 
-# Thresholds (0-100 scales of rapidfuzz).  Measured on the corpus: reworded
-# counterparts score 62-100 with fuzz.ratio (2007 36B3 'Law 23 may apply...'
-# against 2017's 'Law 72C may apply...' scores 88; 37B2 with its new last
-# sentence ~75), while unrelated provisions of one law rarely pass 55.
+# Thresholds (0-100 scales).  A candidate pair's score is its text evidence
+# (`_text_score`: the mean of rapidfuzz's fuzz.ratio on normalised text and
+# the TF-IDF cosine of the words beyond boilerplate, both 0-100) plus the
+# bonuses of where it stands (`_score`).  Measured on the corpus: reworded
+# counterparts score 55-100 on text (2007 36B3 'Law 23 may apply...' against
+# 2017's 'Law 72C may apply...' scores 88), while unrelated provisions of one
+# law rarely pass 45 once boilerplate words are left out.
 MATCH_MIN = 60
+# A pair's text evidence must reach this however good its place: bonuses
+# choose between partners, they never make one on their own.  Reworded
+# provisions kept under their id score 35-45 (2007 16B1(a) against 2017's,
+# 36), unrelated neighbours in a law 10-30.
+TEXT_MIN = 35
 # Splits and merges are found clause by clause (a text cut at . ; : and
 # brackets): a clause is found in another text when fuzz.partial_ratio, the
 # best window of the other text, reaches CONTAIN_MIN.  A clause carried over
@@ -58,14 +70,27 @@ COVER_MIN = 0.35
 # Clauses shorter than this are not looked for: 'Law 72C may apply' or 'during
 # the clarification period' are found almost anywhere.
 CONTAIN_MIN_CHARS = 20
-# Tie-breakers added to the similarity when choosing between candidates.
+# Bonuses added to the text evidence (points of the same 0-100 scale).
 SAME_ID_BONUS = 8  # 2017 36A is more likely 2007 36A than 2007 37A
 ORDER_BONUS = 6  # times (1 - distance between the relative positions in the law)
+# Aligning a whole code lets a provision move to another law (2007 17D became
+# 2017 15A), but most provisions stay: a partner in the same law is preferred
+# by this much, so a move across laws needs clearly better words.
+SAME_LAW_BONUS = 12
+HEADING_BONUS = 4  # times the headings' similarity (0..1), when both have one
+REFS_BONUS = 6  # times the share of cross-references both make (Jaccard), when either makes one
+# Words in more than this share of all units are boilerplate ('the', 'player',
+# 'law', 'director'): they say nothing about which provision is which.
+BOILERPLATE_DF = 0.15
+BOILERPLATE_MIN_UNITS = 200  # a whole code has ~1000 units, one law 5-40
+# Across laws only pairs sharing this much weighted vocabulary (cosine, 0..1)
+# are scored at all: it keeps a whole code's comparison near-linear.
+CROSS_COSINE_MIN = 0.35
 
 
 @dataclass
 class Unit:
-    index: int  # position among the units of its side
+    index: int  # position among the units of its side in its law
     pid: str
     para: int  # paragraph of the provision's text (0 for a heading unit)
     kind: str  # 'text' | 'heading'
@@ -74,6 +99,8 @@ class Unit:
     raw: str
     key: str = ""
     pos: float = 0.0  # relative position in the law, 0..1
+    law: int = 0  # the law it is in (units of a whole code span several)
+    refs: frozenset = frozenset()  # the provisions and laws it cites ('17D3', '17')
 
 
 @dataclass
@@ -87,9 +114,13 @@ class Group:
     # the whole group's provisions
     texts: tuple[str, str, str, str] | None = None
     whole: tuple[list[str], list[str]] | None = None
+    evidence: str = ""  # why the units were paired, in words ('words 82, ratio 74, same id')
 
 
-def units(provisions: list[dict]) -> list[Unit]:
+_CITED = re.compile(r"\bLaws?\s+(\d{1,3}(?:[A-H](?:\d{1,2}(?:\([a-z]{1,4}\))*)?)?)")
+
+
+def units(provisions: list[dict], law: int = 0) -> list[Unit]:
     """The alignment units of one law in one edition, in reading order.
     `provisions`: dicts with id, heading, text, raw_text (store rows)."""
     out: list[Unit] = []
@@ -103,43 +134,138 @@ def units(provisions: list[dict]) -> list[Unit]:
             if len(raws) != len(paras):  # the raw reading is cut differently: show it whole, once
                 raws = [raw] + [""] * (len(paras) - 1)
             for k, (para, rpara) in enumerate(zip(paras, raws)):
-                out.append(Unit(0, p["id"], k, "text", heading if k == 0 else "", para, rpara))
+                out.append(Unit(0, p["id"], k, "text", heading if k == 0 else "", para, rpara, law=law))
         elif heading:
-            out.append(Unit(0, p["id"], 0, "heading", heading, "", ""))
+            out.append(Unit(0, p["id"], 0, "heading", heading, "", "", law=law))
     for i, u in enumerate(out):
         u.index = i
         u.pos = i / max(len(out) - 1, 1)
         u.key = normalise(u.text if u.kind == "text" else u.heading.lower())
+        # cited laws count as well as cited provisions: 'Law 16B' and 'Law 16D' share Law 16
+        u.refs = frozenset(x for c in _CITED.findall(u.text) for x in (c, re.match(r"\d+", c)[0]))
     return out
+
+
+def _k(side: int, u: Unit) -> tuple[int, int, int]:
+    """A unit's key in a grouping: its side (0 the older edition), law and place."""
+    return (side, u.law, u.index)
 
 
 class _Grouping:
     """The groups made so far, in the order made, and the group each unit is
-    in ((side, index) -> group; side 0 is the older edition).  Each step of
-    `align` takes only units no earlier step took."""
+    in (`_k` -> group).  Each step of `align` takes only units no earlier
+    step took."""
 
     def __init__(self) -> None:
         self.groups: list[Group] = []
-        self.group_of: dict[tuple[int, int], Group] = {}
+        self.group_of: dict[tuple[int, int, int], Group] = {}
 
-    def add(self, ua: list[Unit], ub: list[Unit], score: float, how: str, reason: str = "") -> Group:
-        g = Group(list(ua), list(ub), score, how, reason)
+    def add(self, ua: list[Unit], ub: list[Unit], score: float, how: str, reason: str = "",
+            evidence: str = "") -> Group:
+        g = Group(list(ua), list(ub), score, how, reason, evidence=evidence)
         self.groups.append(g)
         for u in ua:
-            self.group_of[(0, u.index)] = g
+            self.group_of[_k(0, u)] = g
         for u in ub:
-            self.group_of[(1, u.index)] = g
+            self.group_of[_k(1, u)] = g
         return g
+
+    def free(self, side: int, u: Unit) -> bool:
+        return _k(side, u) not in self.group_of
+
+
+class Evidence:
+    """The words each unit carries beyond boilerplate, weighted by TF-IDF over
+    the units of both editions, and the pairs worth scoring: every pair of one
+    law, and pairs across laws sharing enough weighted vocabulary
+    (`CROSS_COSINE_MIN`), found through an inverted index rather than by
+    trying every pair of a whole code."""
+
+    def __init__(self, a: list[Unit], b: list[Unit]) -> None:
+        docs = [Counter(_words(u.key)) for u in a + b]
+        df = Counter(w for d in docs for w in d)
+        n = max(len(docs), 1)
+        # one law on its own has too few units to tell boilerplate by its
+        # share of them: there the IDF weights alone play the part
+        cut = BOILERPLATE_DF if n >= BOILERPLATE_MIN_UNITS else 1.0
+        idf = {w: math.log(1 + n / c) for w, c in df.items() if c / n <= cut}
+        self.vec: dict[tuple[int, int, int], dict[str, float]] = {}
+        for side, us, ds in ((0, a, docs[:len(a)]), (1, b, docs[len(a):])):
+            for u, d in zip(us, ds):
+                v = {w: (1 + math.log(c)) * idf[w] for w, c in d.items() if w in idf}
+                norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+                self.vec[_k(side, u)] = {w: x / norm for w, x in v.items()}
+
+    def cosine(self, ua: Unit, ub: Unit, sides: tuple[int, int] = (0, 1)) -> float:
+        va, vb = self.vec[_k(sides[0], ua)], self.vec[_k(sides[1], ub)]
+        if len(va) > len(vb):
+            va, vb = vb, va
+        return sum(x * vb.get(w, 0.0) for w, x in va.items())
+
+    def candidates(self, a: list[Unit], b: list[Unit]) -> list[tuple[Unit, Unit]]:
+        """Pairs of the same kind worth scoring (see the class's docstring)."""
+        by_law: dict[int, list[Unit]] = {}
+        posting: dict[str, list[Unit]] = {}
+        for ub in b:
+            by_law.setdefault(ub.law, []).append(ub)
+            for w in self.vec[_k(1, ub)]:
+                posting.setdefault(w, []).append(ub)
+        out = []
+        for ua in a:
+            out += [(ua, ub) for ub in by_law.get(ua.law, []) if ub.kind == ua.kind]
+            dots: dict[int, float] = {}
+            seen: dict[int, Unit] = {}
+            for w, x in self.vec[_k(0, ua)].items():
+                for ub in posting.get(w, []):
+                    if ub.law != ua.law and ub.kind == ua.kind:
+                        dots[id(ub)] = dots.get(id(ub), 0.0) + x * self.vec[_k(1, ub)][w]
+                        seen[id(ub)] = ub
+            out += [(ua, seen[i]) for i, d in dots.items() if d >= CROSS_COSINE_MIN]
+        return out
+
+
+def _words(key: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", key.lower())
+
+
+def _score(ev: Evidence, ua: Unit, ub: Unit) -> tuple[float, float, str]:
+    """(score, text evidence, the evidence in words) of a candidate pair: the
+    one explainable score every step of `align` ranks by."""
+    ratio = fuzz.ratio(ua.key, ub.key)
+    words = 100 * ev.cosine(ua, ub)
+    text = (ratio + words) / 2
+    bits = [f"words {words:.0f}", f"ratio {ratio:.0f}"]
+    score = text
+    if ua.pid == ub.pid and ua.para == ub.para:
+        score += SAME_ID_BONUS
+        bits.append("same id")
+    if ua.law == ub.law:
+        near = 1 - abs(ua.pos - ub.pos)
+        score += SAME_LAW_BONUS + ORDER_BONUS * near
+        bits.append(f"same law, place {near:.2f}")
+    else:
+        bits.append(f"Law {ua.law} -> Law {ub.law}")
+    if ua.heading and ub.heading:
+        h = fuzz.ratio(ua.heading.lower(), ub.heading.lower()) / 100
+        score += HEADING_BONUS * h
+        bits.append(f"headings {h:.2f}")
+    if ua.refs or ub.refs:
+        shared = len(ua.refs & ub.refs) / len(ua.refs | ub.refs)
+        score += REFS_BONUS * shared
+        bits.append(f"cross-references {shared:.2f}")
+    return score, text, ", ".join(bits)
 
 
 def align(a: list[Unit], b: list[Unit], overrides: list[dict] = ()) -> list[Group]:
     """Groups of corresponding units (see the module's docstring), in the
-    order the steps made them."""
+    order the steps made them.  `a` and `b` may hold one law or a whole code
+    (units of several laws, each with its `law`)."""
     grouping = _Grouping()
+    ev = Evidence(a, b)
     _apply_overrides(grouping, a, b, overrides)
     _match_exact(grouping, a, b)
-    _match_best_first(grouping, a, b)
-    _join_contained(grouping, a, b)
+    _match_best_first(grouping, ev, a, b)
+    _join_contained(grouping, ev, a, b)
     _leave_unmatched(grouping, a, b)
     _finish(grouping.groups)
     return grouping.groups
@@ -147,104 +273,162 @@ def align(a: list[Unit], b: list[Unit], overrides: list[dict] = ()) -> list[Grou
 
 def _apply_overrides(grouping: _Grouping, a: list[Unit], b: list[Unit], overrides: list[dict]) -> None:
     for o in overrides:
-        ua = [u for u in a if _named(u, o["from_provisions"])]
-        ub = [u for u in b if _named(u, o["to_provisions"])]
+        ua = [u for u in a if u.law in (o["from_law"], 0) and _named(u, o["from_provisions"])]
+        ub = [u for u in b if u.law in (o["to_law"], 0) and _named(u, o["to_provisions"])]
         grouping.add(ua, ub, _ratio(ua, ub) if ua and ub else 0.0, "override", o["reason"])
 
 
 def _match_exact(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
-    """The same words under the same id, matched at once: no other candidate
-    can outrank such a pair (it scores 100 plus the same-id bonus, which no
-    other partner of either unit can have), so the greedy pass of
-    `_match_best_first` would take it anyway; between successive codes most
-    of a law is this."""
-    group_of = grouping.group_of
-    exact: dict[tuple, Unit] = {(ub.pid, ub.para, ub.kind, ub.key): ub for ub in b if ub.key}
+    """The same words under the same id in the same law, matched at once: no
+    other candidate can outrank such a pair (full text evidence plus every
+    bonus of place), so the greedy pass of `_match_best_first` would take it
+    anyway; between successive codes most of a code is this."""
+    exact: dict[tuple, Unit] = {(ub.law, ub.pid, ub.para, ub.kind, ub.key): ub for ub in b if ub.key}
     for ua in a:
-        ub = exact.get((ua.pid, ua.para, ua.kind, ua.key)) if ua.key else None
-        if ub is not None and (0, ua.index) not in group_of and (1, ub.index) not in group_of:
-            grouping.add([ua], [ub], 100.0, "auto")
+        ub = exact.get((ua.law, ua.pid, ua.para, ua.kind, ua.key)) if ua.key else None
+        if ub is not None and grouping.free(0, ua) and grouping.free(1, ub):
+            grouping.add([ua], [ub], 100.0, "auto", evidence="the same words under the same id")
 
 
-def _match_best_first(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
-    """One-to-one, best candidate first."""
-    group_of = grouping.group_of
+def _match_best_first(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit]) -> None:
+    """One-to-one, best score first: a global assignment, greedy, each unit
+    taken once, no pair below MATCH_MIN (or TEXT_MIN on its words alone)."""
+    free = [u for u in a if grouping.free(0, u) and u.key]
+    mine = [u for u in b if grouping.free(1, u) and u.key]
     candidates = []
-    for ua in a:
-        if (0, ua.index) in group_of or not ua.key:
-            continue
-        for ub in b:
-            if (1, ub.index) in group_of or ub.kind != ua.kind or not ub.key:
-                continue
-            score = fuzz.ratio(ua.key, ub.key)
-            if score < MATCH_MIN:
-                continue
-            bonus = (SAME_ID_BONUS if ua.pid == ub.pid and ua.para == ub.para else 0) \
-                + ORDER_BONUS * (1 - abs(ua.pos - ub.pos))
-            candidates.append((score + bonus, -abs(ua.index - ub.index), score, ua.index, ub.index))
-    candidates.sort(reverse=True)
-    for _rank, _near, score, i, j in candidates:
-        if (0, i) not in group_of and (1, j) not in group_of:
-            grouping.add([a[i]], [b[j]], score, "auto")
+    for ua, ub in ev.candidates(free, mine):
+        score, text, why = _score(ev, ua, ub)
+        if score >= MATCH_MIN and text >= TEXT_MIN:
+            # ties: the nearer in place, then the later unit (deterministic)
+            candidates.append((round(score, 3), -abs(ua.pos - ub.pos), round(text, 3), _k(0, ua), _k(1, ub),
+                               ua, ub, why))
+    candidates.sort(key=lambda c: c[:5], reverse=True)
+    for score, _near, text, _i, _j, ua, ub, why in candidates:
+        if grouping.free(0, ua) and grouping.free(1, ub):
+            grouping.add([ua], [ub], round(text, 1), "auto", evidence=f"score {score:.0f}: {why}")
 
 
-def _join_contained(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
-    """Splits and merges: leftovers whose clauses are found in a unit of the
-    other side join that unit's group (or make one with it)."""
+def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit]) -> None:
+    """Splits and merges, by residual coverage: a leftover joins the group of
+    the unit of the other side that holds it (`_best_container`), or makes
+    one with it.  The units looked in are those of the same law and, across
+    laws, those sharing enough words (`Evidence.candidates`)."""
     group_of = grouping.group_of
     for side, mine, theirs in ((0, a, b), (1, b, a)):
-        for u in mine:
-            if (side, u.index) in group_of or u.kind != "text" or len(u.key) < CONTAIN_MIN_CHARS:
-                continue
-            best = _best_container(group_of, side, u, theirs)
+        left = [u for u in mine if grouping.free(side, u) and u.kind == "text" and len(u.key) >= CONTAIN_MIN_CHARS]
+        if not left:
+            continue
+        pairs = ev.candidates(left, theirs) if side == 0 else [(u, v) for v, u in ev.candidates(theirs, left)]
+        near: dict[int, list[Unit]] = {}
+        for u, v in pairs:
+            near.setdefault(id(u), []).append(v)
+        for u in left:
+            best = _best_container(group_of, ev, side, u, near.get(id(u), []))
             if best is None:
                 continue
-            _rank, v, cover = best
-            g = group_of.get((1 - side, v.index))
+            _rank, v, why = best
+            g = group_of.get(_k(1 - side, v))
             if g is None:
                 pair = ([u], [v]) if side == 0 else ([v], [u])
-                grouping.add(*pair, 100 * cover, "contained")
+                grouping.add(*pair, _rank, "contained", evidence=why)
             else:
                 (g.a if side == 0 else g.b).append(u)
-                group_of[(side, u.index)] = g
+                group_of[_k(side, u)] = g
                 g.how = "contained" if g.how == "auto" else g.how
+                g.evidence += f"; {u.pid} joined: {why}"
 
 
-def _best_container(group_of: dict, side: int, u: Unit, theirs: list[Unit]) -> tuple | None:
-    """(rank, unit, coverage) of the unit of the other side holding most of
-    `u`'s clauses, nearest in place breaking ties; None when none holds
-    COVER_MIN of it.  A unit an override placed is never joined."""
+def _best_container(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[Unit]) -> tuple | None:
+    """(rank, unit, evidence in words) of the unit of the other side that
+    best holds the leftover `u`, or None.  A unit holds it when `u`'s clauses
+    are found there beyond what its partners already carry (`residual`,
+    COVER_MIN), or when the pair scores as a one-to-one match would
+    (`_score`; across laws its words alone must reach MATCH_MIN plus the
+    same-law bonus it lacks).  A new provision that is closer to one of the unit's
+    partners than to the unit is a copy of what the new code already has
+    (2017 56A restating 54B, kept as 54B): it is added, not a piece of a
+    split.  An old provision is never such a copy: a rule whose words live
+    on in the new code is not removed.  A unit an override placed is never
+    joined."""
     best = None
     for v in theirs:
         if v.kind != "text":
             continue
-        g = group_of.get((1 - side, v.index))
+        g = group_of.get(_k(1 - side, v))
         if g is not None and g.how == "override":
             continue
-        cover = coverage(u.key, v.key)
-        if cover >= COVER_MIN:
-            rank = (cover + ORDER_BONUS / 100 * (1 - abs(u.pos - v.pos)), -abs(u.pos - v.pos))
+        partners = [] if g is None else (g.a if side == 0 else g.b)
+        ua, ub = (u, v) if side == 0 else (v, u)
+        score, text, why = _score(ev, ua, ub)
+        if side == 1 and partners and text <= max(_same_side_text(ev, u, p) for p in partners):
+            continue
+        cover = residual(u.key, v.key, [p.key for p in partners])
+        # across laws, as for a one-to-one pair, the words must make up for the place
+        matches = score >= MATCH_MIN and text >= TEXT_MIN + (0 if u.law == v.law else SAME_LAW_BONUS + MATCH_MIN - TEXT_MIN)
+        if cover >= COVER_MIN or matches:
+            rank = score + 100 * cover
             if best is None or rank > best[0]:
-                best = (rank, v, cover)
+                best = (rank, v, f"{cover:.0%} of its clauses found, score {score:.0f}: {why}")
     return best
+
+
+def _same_side_text(ev: Evidence, u: Unit, p: Unit) -> float:
+    """Text evidence between two units of the new edition (the copy test)."""
+    return (fuzz.ratio(u.key, p.key) + 100 * ev.cosine(u, p, (1, 1))) / 2
+
+
+def residual(key: str, container: str, partners: list[str]) -> float:
+    """How much of a text (0..1, by length) is in clauses found in `container`
+    and in none of `partners`, the units already paired with the container:
+    a provision restating what another already carries (2017 56A repeating
+    54B, which 2017 keeps as 54B) is a copy, not a piece of a split."""
+    clauses = _clauses(key)
+    total = sum(len(c) for c in clauses)
+    if not total:
+        return 0.0
+    container = container.lower()
+    partners = [p.lower() for p in partners]
+    found = sum(len(c) for c in clauses if fuzz.partial_ratio(c, container) >= CONTAIN_MIN
+                and not any(fuzz.partial_ratio(c, p) >= CONTAIN_MIN for p in partners))
+    return found / total
 
 
 def _leave_unmatched(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
     """Each unit no step took: a group of its own (removed, or added)."""
     for u in a:
-        if (0, u.index) not in grouping.group_of:
+        if grouping.free(0, u):
             grouping.add([u], [], 0.0, "auto")
     for u in b:
-        if (1, u.index) not in grouping.group_of:
+        if grouping.free(1, u):
             grouping.add([], [u], 0.0, "auto")
+
+
+def unnecessary_overrides(a: list[Unit], b: list[Unit], overrides: list[dict]) -> list[dict]:
+    """The overrides the aligner no longer needs: those whose provisions it
+    groups exactly as the override does when run without any override."""
+    auto = _Grouping()
+    ev = Evidence(a, b)
+    _match_exact(auto, a, b)
+    _match_best_first(auto, ev, a, b)
+    _join_contained(auto, ev, a, b)
+    _leave_unmatched(auto, a, b)
+    out = []
+    for o in overrides:
+        ua = [_k(0, u) for u in a if u.law == o["from_law"] and _named(u, o["from_provisions"])]
+        ub = [_k(1, u) for u in b if u.law == o["to_law"] and _named(u, o["to_provisions"])]
+        found = {id(auto.group_of[k]): auto.group_of[k] for k in ua + ub}.values()
+        if set(ua + ub) == {k for g in found for k in [_k(0, u) for u in g.a] + [_k(1, u) for u in g.b]} \
+                and (len(found) == 1 or not (ua and ub)):
+            out.append(o)
+    return out
 
 
 def _finish(groups: list[Group]) -> None:
     """Each group's units in reading order; a group of more than two units
     scored as a whole."""
     for g in groups:
-        g.a.sort(key=lambda u: u.index)
-        g.b.sort(key=lambda u: u.index)
+        g.a.sort(key=lambda u: (u.law, u.index))
+        g.b.sort(key=lambda u: (u.law, u.index))
         if len(g.a) + len(g.b) > 2 and g.a and g.b:
             g.score = _ratio(g.a, g.b)
 
@@ -274,7 +458,7 @@ def expand(groups: list[Group]) -> list[Group]:
             pa, pb = ([one], [u]) if one_many else ([u], [one])
             t = (seg, u.text, rseg, u.raw) if one_many else (u.text, seg, u.raw, rseg)
             score = fuzz.ratio(normalise(t[0]), normalise(t[1]))
-            out.append(Group(pa, pb, score, "split" if one_many else "merged", g.reason, t, whole))
+            out.append(Group(pa, pb, score, "split" if one_many else "merged", g.reason, t, whole, g.evidence))
     return out
 
 
@@ -338,28 +522,3 @@ def coverage(key: str, other: str) -> float:
 
 def _ratio(ua: list[Unit], ub: list[Unit]) -> float:
     return fuzz.ratio(" ".join(u.key for u in ua), " ".join(u.key for u in ub))
-
-
-def out_of_order(groups: list[Group]) -> set[int]:
-    """ids of the aligned groups that are out of order: those not on a longest
-    run of groups increasing in both editions."""
-    both = sorted((g for g in groups if g.a and g.b), key=lambda g: (g.a[0].index, g.b[0].index))
-    seq = [g.b[0].index for g in both]
-    # patience sorting, keeping back-pointers to recover one longest run
-    tails: list[int] = []
-    tails_at: list[int] = []
-    back = [-1] * len(seq)
-    for k, x in enumerate(seq):
-        p = bisect_left(tails, x)
-        if p == len(tails):
-            tails.append(x)
-            tails_at.append(k)
-        else:
-            tails[p], tails_at[p] = x, k
-        back[k] = tails_at[p - 1] if p else -1
-    keep = set()
-    k = tails_at[-1] if tails_at else -1
-    while k >= 0:
-        keep.add(k)
-        k = back[k]
-    return {id(g) for n, g in enumerate(both) if n not in keep}

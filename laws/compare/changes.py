@@ -7,39 +7,77 @@ edition's reading order; paragraphs of one provision aligned to paragraphs
 of one provision become one change.  It uses `text` and `align`; counting
 and summing up the changes is `summary`'s.
 
-Statuses: `same` (equal after normalising whitespace, quote marks and
-footnote marks; headings compared ignoring case), `changed`, `moved`
-(aligned, but out of order with the other aligned provisions; a moved
-provision may also have changed words, its ops say), `added`, `removed`.
-A renumbered provision (2007 35.1 -> 2017 35A) keeps both ids.
+Statuses (`STATUSES`), one meaning each:
+
+    same      the same id, the words equal after normalising whitespace, quote
+              marks, case and footnote marks (headings likewise)
+    changed   the same id, the words differ
+    moved     another id: renumbered (2007 35.1 -> 2017 35A) or moved to
+              another law (2007 17D1 -> 2017 15A1); `text_changed` says
+              whether the words changed too.  Only within a family: across
+              families (rubber <-> duplicate) ids are not comparable, so a pair
+              there is `same` or `changed`.
+    split     one provision become several (each piece is its own change)
+    merged    several provisions become one
+    added, removed
+
+A pair merely out of order with its neighbours keeps its status: order is
+not a change of rule.  A change crossing laws carries `from_law` and
+`to_law`, and belongs to both laws' comparisons (`compare_code`).
 """
 from __future__ import annotations
 
 import re
 
-from laws.compare.align import Group, Unit, align, expand, out_of_order, units
+from laws.compare.align import Group, Unit, align, expand, units
 from laws.compare.text import normalise, unique, word_ops
 
-STATUSES = ("same", "changed", "moved", "added", "removed")
+STATUSES = ("same", "changed", "moved", "split", "merged", "added", "removed")
 
 
-def compare_law(a_provisions: list[dict], b_provisions: list[dict], overrides: list[dict] = ()) -> list[dict]:
+def compare_law(a_provisions: list[dict], b_provisions: list[dict], overrides: list[dict] = (),
+                renumbered: bool = True) -> list[dict]:
     """The changes between one law's provisions in two editions, in the newer
     edition's reading order (removed provisions where they stood).  Each
     change has `ord` (its place in that order) and `rev_ord` (its place in the
-    older edition's order, for reading the comparison the other way round)."""
+    older edition's order, for reading the comparison the other way round).
+    `renumbered`: whether another id means `moved` (within a family)."""
     a, b = units(a_provisions), units(b_provisions)
+    return _changes_of_law(expand(align(a, b, overrides)), 0, renumbered)
+
+
+def compare_code(a_laws: dict[int, list[dict]], b_laws: dict[int, list[dict]], overrides: list[dict] = (),
+                 renumbered: bool = True) -> dict[int, list[dict]]:
+    """Two whole codes compared at once ({law: provisions} each side), so that
+    a provision may move to another law: {law: its changes, as
+    `compare_law` gives them}, for every law either code has.  A change
+    crossing laws is in both laws' lists."""
+    a = [u for n, ps in sorted(a_laws.items()) for u in units(ps, n)]
+    b = [u for n, ps in sorted(b_laws.items()) for u in units(ps, n)]
     groups = expand(align(a, b, overrides))
-    moved = out_of_order(groups)
+    by_law: dict[int, list[Group]] = {n: [] for n in set(a_laws) | set(b_laws)}
+    for g in groups:
+        for n in {u.law for u in g.a + g.b}:
+            by_law[n].append(g)
+    return {n: _changes_of_law(gs, n, renumbered) for n, gs in by_law.items()}
+
+
+def _changes_of_law(groups: list[Group], law: int, renumbered: bool) -> list[dict]:
+    """One law's groups as its changes, in order either way.  Only the units of
+    `law` place a group in it (a move from another law stands where it
+    arrives, like an addition; one to another law where it left)."""
+    local = [_Local(g, law) for g in groups]
     changes = []
-    for g in sorted(groups, key=_placement(groups, "b")):
-        change = _change(g, id(g) in moved)
-        change["_a"], change["_b"] = [u.index for u in g.a], [u.index for u in g.b]
+    for lg in sorted(local, key=_placement(local, "b")):
+        g = lg.group
+        change = _change(g, renumbered)
+        change["_a"], change["_b"] = [u.index for u in lg.a], [u.index for u in lg.b]
         prev = changes[-1] if changes else None
         # paragraphs of one provision aligned to paragraphs of one provision: one change
         if (prev and prev["from_provisions"] == change["from_provisions"]
                 and prev["to_provisions"] == change["to_provisions"] and prev["from_provisions"]
-                and prev["to_provisions"] and prev["how"] == change["how"] == "auto"):
+                and prev["to_provisions"] and prev["how"] == change["how"] == "auto"
+                and (prev["from_law"], prev["to_law"]) == (change["from_law"], change["to_law"])):
             _coalesce(prev, change)
             prev["_a"] += change["_a"]
             prev["_b"] += change["_b"]
@@ -54,7 +92,17 @@ def compare_law(a_provisions: list[dict], b_provisions: list[dict], overrides: l
     return changes
 
 
-def _placement(groups: list[Group], primary: str):
+class _Local:
+    """A group as one law sees it: its units in that law (all of them when
+    the units carry no law, as in a law-by-law comparison)."""
+
+    def __init__(self, g: Group, law: int) -> None:
+        self.group = g
+        self.a = [u for u in g.a if u.law == law]
+        self.b = [u for u in g.b if u.law == law]
+
+
+def _placement(groups: list[_Local], primary: str):
     """Sort key putting groups in the primary side's reading order; a group
     with no unit on that side goes just after the counterpart of the aligned
     unit before it on its own side."""
@@ -66,7 +114,7 @@ def _placement(groups: list[Group], primary: str):
             for u in mine:
                 partner[u.index] = theirs[0].index
 
-    def key(g: Group) -> tuple:
+    def key(g: _Local) -> tuple:
         mine, theirs = getattr(g, other), getattr(g, primary)
         if theirs:
             return (theirs[0].index, 0, mine[0].index if mine else -1)
@@ -91,12 +139,12 @@ def _placement_of_changes(changes: list[dict]):
     return key
 
 
-def _change(g: Group, is_moved: bool) -> dict:
+def _change(g: Group, renumbered: bool) -> dict:
     old, new, old_raw, new_raw = _texts(g)
     old_head = next((u.heading for u in g.a if u.heading), "")
     new_head = next((u.heading for u in g.b if u.heading), "")
-    status = _status(g, is_moved, old, new, old_head, new_head)
-    text_changed = status in ("changed", "moved") and normalise(old) != normalise(new)
+    status = _status(g, renumbered, old, new, old_head, new_head)
+    text_changed = bool(g.a and g.b) and _key(old) != _key(new)
     ops = word_ops(old, new) if (old or new) else []
     if (old_raw, new_raw) == (old, new):  # no corrections on either side: the same differences
         raw_ops = [list(op) for op in ops]
@@ -115,6 +163,9 @@ def _change(g: Group, is_moved: bool) -> dict:
         "score": round(g.score, 1),
         "how": g.how,
         "reason": g.reason,
+        "evidence": g.evidence,
+        "from_law": g.a[0].law if g.a else None,
+        "to_law": g.b[0].law if g.b else None,
         "part_of": {"from_provisions": g.whole[0], "to_provisions": g.whole[1]} if g.whole else None,
         "text_changed": text_changed,
         "minor": minor,
@@ -135,15 +186,26 @@ def _join(us: list[Unit], attr: str) -> str:
     return "\n\n".join(getattr(u, attr) for u in us if getattr(u, attr))
 
 
-def _status(g: Group, is_moved: bool, old: str, new: str, old_head: str, new_head: str) -> str:
+def _status(g: Group, renumbered: bool, old: str, new: str, old_head: str, new_head: str) -> str:
+    """The status of a group (see the module's docstring)."""
     if g.a and not g.b:
         return "removed"
     if g.b and not g.a:
         return "added"
-    same_text = normalise(old) == normalise(new)
-    same_head = normalise(old_head).lower() == normalise(new_head).lower()
-    # a split or merge is a change even where the words are all kept
-    return "moved" if is_moved else ("same" if same_text and same_head and not g.whole else "changed")
+    if g.whole:  # a piece of a split or merge: a change even where the words are all kept
+        return "split" if len(g.whole[1]) > len(g.whole[0]) else "merged"
+    ids_a, ids_b = unique(u.pid for u in g.a), unique(u.pid for u in g.b)
+    if len(ids_a) != len(ids_b) or len(ids_a) > 1:
+        return "split" if len(ids_b) > len(ids_a) else "merged"
+    if renumbered and (ids_a != ids_b or g.a[0].law != g.b[0].law):
+        return "moved"
+    same = _key(old) == _key(new) and _key(old_head) == _key(new_head)
+    return "same" if same else "changed"
+
+
+def _key(text: str) -> str:
+    """What `same` compares: the normalised text without case."""
+    return normalise(text).lower()
 
 
 def _bare(text: str) -> str:
@@ -159,7 +221,7 @@ def _coalesce(prev: dict, change: dict) -> None:
         else:
             prev[key] = prev[key] or change[key]
     prev["heading_ops"] = prev["heading_ops"] or change["heading_ops"]
-    rank = {"same": 0, "changed": 1, "moved": 2}
+    rank = {"same": 0, "changed": 1}
     if rank.get(change["status"], 0) > rank.get(prev["status"], 0):
         prev["status"] = change["status"]
     # minor: every paragraph whose words changed changed only in case or punctuation

@@ -42,8 +42,8 @@ def _store_key(conn) -> tuple:
 
 
 def compute_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:
-    """One law of two codes compared now, from the store: the rows the build
-    would have stored (`compare_pair_law`), or None when the pair cannot be
+    """One law of two codes compared now, law by law, from the store: the rows
+    the build would have stored for it compared on its own (`compare_pair_law`), or None when the pair cannot be
     compared (not two codes, or one lacks the law).  Not cached."""
     eds = editions_by_id(conn)
     if eds[old]["kind"] != "code" or eds[new]["kind"] != "code":
@@ -51,13 +51,14 @@ def compute_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]
     _, laws, provisions = read_store(conn, number, (old, new))
     if number not in laws.get(old, {}) or number not in laws.get(new, {}):
         return None
-    overrides = [{"from": r["from_edition"], "to": r["to_edition"], "law": r["law"],
+    overrides = [{"from": r["from_edition"], "to": r["to_edition"], "from_law": r["from_law"], "to_law": r["to_law"],
                   "from_provisions": json.loads(r["from_provisions"]),
                   "to_provisions": json.loads(r["to_provisions"]), "reason": r["reason"]}
                  for r in conn.execute("select * from alignment_overrides where from_edition = ? "
                                        "and to_edition = ? and law = ?", [old, new, number])]
     return compare_pair_law(old, new, number, provisions.get((old, number), []), provisions.get((new, number), []),
-                            laws[old][number], laws[new][number], overrides)
+                            laws[old][number], laws[new][number], overrides,
+                            renumbered=eds[old]["family"] == eds[new]["family"])
 
 
 def _stored_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:

@@ -30,15 +30,22 @@ def load_overrides(corpus_dir: Path | None) -> list[dict]:
     lines = tomlfiles.entry_lines(raw, "override")
     out = []
     for entry, line in zip(data.get("override", []), lines):
-        for key in ("from", "to", "law", "reason"):
+        for key in ("from", "to", "reason"):
             if not str(entry.get(key, "")).strip():
                 raise SourceError(OVERRIDES, f"an override has no '{key}'", line)
-        if not isinstance(entry["law"], int) or isinstance(entry["law"], bool):
-            raise SourceError(OVERRIDES, f"'law' must be a law number, not {entry['law']!r}", line)
+        # `law` for an alignment within one law; `from_law` and `to_law` for a
+        # move to another law (either defaults to `law`)
+        laws = {k: entry.get(k, entry.get("law")) for k in ("from_law", "to_law")}
+        for key, value in laws.items():
+            if value is None:
+                raise SourceError(OVERRIDES, f"an override has no 'law' (or '{key}')", line)
+            if not isinstance(value, int) or isinstance(value, bool):
+                named = key if key in entry else "law"  # the key the file has, not the default's name
+                raise SourceError(OVERRIDES, f"'{named}' must be a law number, not {value!r}", line)
         fp, tp = list(entry.get("from_provisions", [])), list(entry.get("to_provisions", []))
         if not fp and not tp:
             raise SourceError(OVERRIDES, "an override names no provisions", line)
-        out.append({"from": str(entry["from"]), "to": str(entry["to"]), "law": int(entry["law"]),
+        out.append({"from": str(entry["from"]), "to": str(entry["to"]), **laws,
                     "from_provisions": fp, "to_provisions": tp, "reason": entry["reason"], "line": line})
     return out
 
@@ -49,14 +56,14 @@ def check_overrides(overrides: list[dict], laws: dict, provisions: dict) -> None
     `laws` and `provisions` as `stored.read_store` gives them."""
     for o in overrides:
         for side, ids in (("from", o["from_provisions"]), ("to", o["to_provisions"])):
-            ed = o[side]
-            if o["law"] not in laws.get(ed, {}):
-                raise SourceError(OVERRIDES, f"an override names Law {o['law']} of edition '{ed}', "
+            ed, law = o[side], o[f"{side}_law"]
+            if law not in laws.get(ed, {}):
+                raise SourceError(OVERRIDES, f"an override names Law {law} of edition '{ed}', "
                                   "which the store does not have", o["line"])
-            have = {p["id"] for p in provisions.get((ed, o["law"]), [])}
+            have = {p["id"] for p in provisions.get((ed, law), [])}
             for name in ids:
                 pid, _, para = name.partition("#")
-                paras = _paragraphs(provisions.get((ed, o["law"]), []), pid)
+                paras = _paragraphs(provisions.get((ed, law), []), pid)
                 if pid not in have or (para and not (para.isdigit() and 1 <= int(para) <= paras)):
                     raise SourceError(OVERRIDES, f"an override names provision {pid} of edition '{ed}', "
                                       "which the store does not have", o["line"])

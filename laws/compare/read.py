@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 from laws import citations
+from laws.compare.account import account
 from laws.compare.changes import STATUSES
 from laws.compare.ondemand import law_data
 from laws.compare.stored import editions_by_id
@@ -40,7 +41,7 @@ def _canonical(conn, e1: str, e2: str) -> tuple[str, str, bool]:
 def _flip_status(status: str, rev: bool) -> str:
     if not rev:
         return status
-    return {"added": "removed", "removed": "added"}.get(status, status)
+    return {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}.get(status, status)
 
 
 def _law_numbers(conn, edition: str) -> list[int]:
@@ -113,8 +114,11 @@ def overview(conn, from_ed: str, to_ed: str) -> dict:
         if row is not None:
             rows.append(row)
     laws = [_law_entry(r, rev) for r in rows]
-    # provisions by status over every shared law: the change matrix's row
-    totals = {s: sum(l["counts"][s] for l in laws) for s in STATUSES}
+    # provisions by status over every shared law: the change matrix's row; a
+    # move across laws is in both laws' counts, and in the totals once
+    incoming = [json.loads(r["incoming"] or "{}") for r in rows]
+    totals = {s: sum(l["counts"][s] for l in laws) - sum(i.get(_flip_status(s, rev), 0) for i in incoming)
+              for s in STATUSES}
     n_changed = sum(1 for l in laws if l["status"] == "changed")
     return {
         "from": from_ed, "to": to_ed, "from_title": eds[from_ed]["title"], "to_title": eds[to_ed]["title"],
@@ -137,6 +141,7 @@ def _law_entry(r, rev: bool) -> dict:
     c = {s: r[s] for s in STATUSES}
     if rev:
         c["added"], c["removed"] = c["removed"], c["added"]
+        c["split"], c["merged"] = c["merged"], c["split"]
     refs = [tuple(x) for x in json.loads(r["refs"])]
     refs = [(b, a) for a, b in refs] if rev else refs
     title_changed = bool(json.loads(r["title_ops"]))
@@ -177,6 +182,8 @@ def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict
         "title_from": law["title_to"] if rev else law["title_from"],
         "title_to": law["title_from"] if rev else law["title_to"], "title_ops": title_ops,
         "references": [list(x) for x in refs], "raw": raw,
+        # the account in words that opens the comparison (laws/compare/account.py)
+        "account": account(changes, from_ed, to_ed, number, bool(title_ops)),
     }
 
 
@@ -200,6 +207,8 @@ def _change_entry(r, rev: bool, raw: bool) -> dict:
         "from_provisions": fp, "to_provisions": tp, "heading_ops": heading_ops,
         "score": r["score"], "text_changed": bool(r["text_changed"]), "minor": bool(r["minor"]),
         "how": how, "part_of": part_of, "override": r["reason"] or None,
+        "from_law": r["to_law"] if rev else r["from_law"], "to_law": r["from_law"] if rev else r["to_law"],
+        "evidence": r["evidence"] or None,
     }
 
 
@@ -214,7 +223,7 @@ def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
                   "status": "changed"}], ...}
 
     `status` says what happened between the two, read from the older edition
-    to the newer (`same`, `changed`, `moved`; `added` when the provision is
+    to the newer (`same`, `changed`, `moved`, `split`, `merged`; `added` when the provision is
     new in the newer edition, so `provision` is None for an older one;
     `removed` when a newer edition dropped it).  `provision` is the
     counterpart's id (the first one, for a split or merge; all are in
@@ -238,13 +247,14 @@ def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
         mine = json.loads(r["from_provisions"] if mine_is_from else r["to_provisions"])
         theirs = json.loads(r["to_provisions"] if mine_is_from else r["from_provisions"])
         other = r["to_edition"] if mine_is_from else r["from_edition"]
+        their_law = r["to_law"] if mine_is_from else r["from_law"]
         for pid in mine:
             entries = out.setdefault(pid, [])
             if any(e["edition"] == other for e in entries):
                 continue
             entries.append({"edition": other, "year": eds[other]["year"], "title": eds[other]["title"],
                             "provision": theirs[0] if theirs else None, "provisions": theirs,
-                            "status": r["status"]})
+                            "law": their_law, "status": r["status"]})
     for entries in out.values():
         entries.sort(key=lambda e: (e["year"], eds[e["edition"]]["ord"]))
     return out

@@ -2,8 +2,10 @@
 
 The fifth stage.  At build time successive codes of each family
 (`successive_pairs`: for each law, every code that has it against the next
-one that has it) are compared law by law (`compare_pair_law`, over
-`changes` and `summary`) and written to three tables (`build`):
+one that has it) are compared, each pair of codes aligned whole
+(`_compare_pair`, over `changes.compare_code`: a provision may move to
+another law, and such a change is kept under both laws) and written to three
+tables (`build`):
 
     law_comparisons      one row per (older edition, newer edition, law): status,
                          counts, title change, changed cross-references
@@ -13,8 +15,9 @@ one that has it) are compared law by law (`compare_pair_law`, over
     alignment_overrides  the corpus's curated alignments (`overrides`), for
                          comparisons made later
 
-`compare_pair_law` makes the rows of one law of one pair; `ondemand` calls
-it too, for pairs not stored, so both give the same answer.  `read_store`
+`compare_pair_law` makes the rows of one law of one pair compared on its
+own: `ondemand` calls it for pairs not stored.  The build prints each curated
+override the aligner no longer needs (`align.unnecessary_overrides`).  `read_store`
 and `editions_by_id` read what it compares from the store.
 
 Named `stored`, not `build`: `laws.compare.build` is the function the build
@@ -26,8 +29,9 @@ import json
 import time
 from pathlib import Path
 
-from laws.compare.changes import compare_law
-from laws.compare.overrides import check_overrides, load_overrides
+from laws.compare.align import unnecessary_overrides, units
+from laws.compare.changes import STATUSES, compare_code, compare_law
+from laws.compare.overrides import OVERRIDES, check_overrides, load_overrides
 from laws.compare.summary import counts, law_status, summary
 from laws.compare.text import citation_changes, normalise, unique, word_ops
 from laws.workers import fork_map
@@ -57,50 +61,81 @@ _json = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def compare_pair_law(old: str, new: str, number: int, old_provisions: list[dict], new_provisions: list[dict],
-                     title_old: str, title_new: str, overrides: list[dict]) -> tuple[dict, list[dict]]:
-    """One law compared between two editions, as the rows the store keeps:
-    (its law_comparisons row, its alignments rows).  The same function serves
-    the build (successive editions) and the web app (any other pair, on
-    request), so both give the same answer for the same pair."""
-    mine = [o for o in overrides if (o["from"], o["to"], o["law"]) == (old, new, number)]
-    changes = compare_law(old_provisions, new_provisions, mine)
+                     title_old: str, title_new: str, overrides: list[dict],
+                     renumbered: bool = True) -> tuple[dict, list[dict]]:
+    """One law compared between two editions on its own, as the rows the store
+    keeps: (its law_comparisons row, its alignments rows).  The web app
+    compares any pair the build did not store this way (`ondemand`); the
+    build compares successive codes whole (`_compare_pair`), so that a
+    provision may move to another law.  `renumbered`: whether another id
+    means `moved` (within a family, not across families).  Only overrides
+    within this law apply."""
+    mine = [o for o in overrides if (o["from"], o["to"], o["from_law"], o["to_law"]) == (old, new, number, number)]
+    changes = compare_law(old_provisions, new_provisions, mine, renumbered)
+    for c in changes:  # one law on its own: its units carry no law number
+        c["from_law"] = number if c["from_provisions"] else None
+        c["to_law"] = number if c["to_provisions"] else None
+    return _rows(old, new, number, changes, title_old, title_new)
+
+
+def _rows(old: str, new: str, number: int, changes: list[dict], title_old: str,
+          title_new: str) -> tuple[dict, list[dict]]:
+    """A law's changes as the rows the store keeps.  `incoming` counts, by
+    status, the changes that came from another law: they are in that law's
+    rows too, and the change matrix's totals count them once."""
     title_changed = normalise(title_old).lower() != normalise(title_new).lower()
     refs = unique(r for c in changes for r in citation_changes(c["ops"]))
     c = counts(changes)
+    incoming = counts([ch for ch in changes if ch["from_law"] not in (None, number)])
     law_row = {
         "from_edition": old, "to_edition": new, "law": number,
         "status": law_status(changes, title_changed), "title_from": title_old, "title_to": title_new,
         "title_ops": _json(word_ops(title_old, title_new) if title_changed else []),
-        **c, "refs": _json(refs), "summary": summary(c, title_changed, refs),
+        **c, "incoming": _json({k: v for k, v in incoming.items() if v}),
+        "refs": _json(refs), "summary": summary(c, title_changed, refs),
     }
     align_rows = [{
         "from_edition": old, "to_edition": new, "law": number, "ord": ch["ord"], "rev_ord": ch["rev_ord"],
+        "from_law": ch["from_law"], "to_law": ch["to_law"],
         "from_provision": ch["from_provision"], "to_provision": ch["to_provision"],
         "from_provisions": _json(ch["from_provisions"]),
         "to_provisions": _json(ch["to_provisions"]),
         "part_of": _json(ch["part_of"]),
         "status": ch["status"], "score": ch["score"], "how": ch["how"], "reason": ch["reason"],
+        "evidence": ch["evidence"],
         "text_changed": int(ch["text_changed"]), "minor": int(ch["minor"]),
-        "ops": _json(ch["ops"]),
-        "raw_ops": _json(ch["raw_ops"]),
+        "ops": _json(ch["ops"]), "raw_ops": _json(ch["raw_ops"]),
         "heading_ops": _json(ch["heading_ops"]),
     } for ch in changes]
     return law_row, align_rows
 
 
 def _compare_pair(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, str], list[int]]
-                  ) -> tuple[list[dict], list[dict]]:
-    """The rows of one pair of editions, law by law (`compare_pair_law`)."""
+                  ) -> tuple[list[dict], list[dict], list[str]]:
+    """The rows of one pair of successive codes, aligned whole (`compare_code`:
+    a provision may move to another law), kept for the laws both have; and
+    the overrides of the pair the aligner no longer needs, in words."""
     laws, provisions, overrides = shared
     (old, new), numbers = pair
+    mine = [o for o in overrides if (o["from"], o["to"]) == (old, new)]
+    a_laws = {n: provisions.get((old, n), []) for n in laws[old]}
+    b_laws = {n: provisions.get((new, n), []) for n in laws[new]}
+    by_law = compare_code(a_laws, b_laws, mine)
     law_rows, align_rows = [], []
     for number in numbers:
-        law_row, rows = compare_pair_law(old, new, number, provisions.get((old, number), []),
-                                         provisions.get((new, number), []), laws[old][number],
-                                         laws[new][number], overrides)
+        law_row, rows = _rows(old, new, number, by_law[number], laws[old][number], laws[new][number])
         law_rows.append(law_row)
         align_rows += rows
-    return law_rows, align_rows
+    notes = []
+    if mine:
+        a = [u for n, ps in sorted(a_laws.items()) for u in units(ps, n)]
+        b = [u for n, ps in sorted(b_laws.items()) for u in units(ps, n)]
+        notes = [f"override {old} -> {new}, Law {o['from_law']}"
+                 + (f" -> {o['to_law']}" if o["to_law"] != o["from_law"] else "")
+                 + f" ({', '.join(o['from_provisions']) or '-'} -> {', '.join(o['to_provisions']) or '-'}, "
+                   f"{OVERRIDES} line {o.get('line', '?')}) is unnecessary: the aligner finds it from the text"
+                 for o in unnecessary_overrides(a, b, mine)]
+    return law_rows, align_rows, notes
 
 
 def build(db, corpus_dir: Path) -> dict:
@@ -116,16 +151,18 @@ def build(db, corpus_dir: Path) -> dict:
     overrides = load_overrides(corpus_dir)
     check_overrides(overrides, laws, provisions)
     db["alignment_overrides"].insert_all([{
-        "from_edition": o["from"], "to_edition": o["to"], "law": o["law"],
+        "from_edition": o["from"], "to_edition": o["to"], "law": o["from_law"],
+        "from_law": o["from_law"], "to_law": o["to_law"],
         "from_provisions": json.dumps(o["from_provisions"]), "to_provisions": json.dumps(o["to_provisions"]),
         "reason": o["reason"]} for o in overrides])
     pairs = successive_pairs(editions, laws)
-    law_rows, align_rows = [], []
+    law_rows, align_rows, notes = [], [], []
     # each pair in a worker process (laws.workers): at thirty codes, thirty pairs
     for rows in fork_map(_compare_pair, list(pairs.items()), shared=(laws, provisions, overrides)):
         law_rows += rows[0]
         align_rows += rows[1]
-    figures = {"pairs": len(pairs), "laws": len(law_rows), "changes": len(align_rows)}
+        notes += rows[2]
+    figures = {"pairs": len(pairs), "laws": len(law_rows), "changes": len(align_rows), "notes": notes}
     for table, rows in (("law_comparisons", law_rows), ("alignments", align_rows)):
         _insert(conn, table, rows)
     db["alignments"].create_index(["from_edition", "from_provision"])
@@ -144,23 +181,26 @@ def _create_tables(db) -> None:
     db["law_comparisons"].create({
         "from_edition": str, "to_edition": str, "law": int, "status": str,
         "title_from": str, "title_to": str, "title_ops": str,
-        "same": int, "changed": int, "moved": int, "added": int, "removed": int,
+        **{status: int for status in STATUSES},
+        "incoming": str,  # JSON {status: n}: changes from another law, also counted in that law
         "refs": str,  # JSON [[old, new], ...]: cross-references changed in place
         "summary": str,
     }, pk=("from_edition", "to_edition", "law"))
     db["alignments"].create({
         "from_edition": str, "to_edition": str, "law": int, "ord": int, "rev_ord": int,
+        "from_law": int, "to_law": int,  # the laws of either side: they differ for a move across laws
         "from_provision": str, "to_provision": str,
         "from_provisions": str, "to_provisions": str,  # JSON lists (N:M groups)
         "part_of": str,  # JSON {"from_provisions", "to_provisions"} of a split or merge, or null
         "status": str, "score": float, "how": str, "reason": str,
+        "evidence": str,  # why the provisions were paired: the score's parts, in words
         "text_changed": int, "minor": int,
         "ops": str, "raw_ops": str, "heading_ops": str,  # JSON [[op, text], ...]
     }, pk=("from_edition", "to_edition", "law", "ord"))
     # the corpus's curated alignments, kept in the store: comparisons made
     # later by the web app read the store only, never the corpus folder
     db["alignment_overrides"].create({
-        "from_edition": str, "to_edition": str, "law": int,
+        "from_edition": str, "to_edition": str, "law": int, "from_law": int, "to_law": int,
         "from_provisions": str, "to_provisions": str, "reason": str,  # JSON lists
     })
 

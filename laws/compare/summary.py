@@ -25,7 +25,7 @@ def law_status(changes: list[dict], title_changed: bool) -> str:
 def summary(c: dict[str, int], title_changed: bool = False, refs: list = ()) -> str:
     """'3 provisions changed, 1 added; cross-reference 17E2 → 17D3'."""
     parts = []
-    for status in ("changed", "moved", "added", "removed"):
+    for status in ("changed", "moved", "split", "merged", "added", "removed"):
         n = c.get(status, 0)
         if n:
             noun = "provision" if n == 1 else "provisions"

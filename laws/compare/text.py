@@ -18,6 +18,11 @@ from difflib import SequenceMatcher
 QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
 _TOKEN = re.compile(r"(\s*)(\w+|[^\w\s])")
 _FOOTNOTE_MARK = re.compile(r"^[*†‡]+$")
+# footnote marks wherever they stand: alone ('*') or attached to a word
+# ('restated*'); the word diff (`_tokens_of`) cuts them off as tokens of their
+# own and drops them, so `normalise` must drop them the same way, or a
+# provision differing only in a mark is 'changed' with no change in its ops
+_FOOTNOTE_MARKS = str.maketrans("", "", "*†‡")
 # a citation as the Laws write it, after 'Law': 17E2, 40B2(a)(v), 26, 72C
 _CITATION = re.compile(r"^\d{1,3}(?:[A-H](?:\d{1,2}(?:\([a-z]{1,4}\))*)?)?$")
 
@@ -28,10 +33,7 @@ def normalise(text: str) -> str:
     footnote marks dropped.  Case is kept (it is the text's own).  Cached: a
     provision's text is compared with the codes either side of it, several
     times each."""
-    words = (text or "").translate(QUOTES).split()
-    if not any(c in text for c in "*†‡"):  # no footnote mark to drop: the common case
-        return " ".join(words)
-    return " ".join(t for t in words if not _FOOTNOTE_MARK.match(t))
+    return " ".join((text or "").translate(QUOTES).translate(_FOOTNOTE_MARKS).split())
 
 
 @functools.lru_cache(maxsize=8192)

@@ -54,10 +54,13 @@ def api_diff(number: str):
         "law": d["law"], "from": d["from"], "to": d["to"],
         "changes": [{k: c[k] for k in ("from_provision", "to_provision", "status", "ops",
                                         "from_provisions", "to_provisions", "heading_ops", "how", "part_of",
-                                        "minor", "score")} for c in d["changes"]],
+                                        "minor", "score", "text_changed", "from_law", "to_law", "evidence")}
+                    for c in d["changes"]],
         "summary": d["summary"], "status": d["status"], "counts": d["counts"],
         "title": {"from": d["title_from"], "to": d["title_to"], "ops": d["title_ops"]},
         "references": d["references"], "raw": d["raw"],
+        # what changed, in words (laws/compare/account.py): an addition to CONTRACT v3's reply
+        "account": d["account"]["text"],
     })
 
 
@@ -111,7 +114,8 @@ def _paragraphs(html: Markup) -> list[Markup]:
     return [Markup(p) for p in str(html).split("\n\n")]
 
 
-STATUS_WORDS = {"same": "unchanged", "changed": "changed", "moved": "moved", "added": "added", "removed": "removed"}
+STATUS_WORDS = {"same": "unchanged", "changed": "changed", "moved": "moved", "split": "split", "merged": "merged",
+                "added": "added", "removed": "removed"}
 
 
 def _ids(ids: list[str]) -> str:

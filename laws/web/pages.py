@@ -405,7 +405,8 @@ class LawPage:
                 older, newer = sorted([(h["year"], h["edition"]), (self.edition["year"], ed)])
                 out.setdefault(pid, []).append({
                     **h, "family": families.get(h["edition"], h["edition"]),
-                    "href": render.law_url(h["edition"], n, h["provision"]) if h["provision"] else None,
+                    # a provision moved to another law links to that law
+                    "href": render.law_url(h["edition"], h.get("law") or n, h["provision"]) if h["provision"] else None,
                     "compare": f"/compare/{n}?" + urlencode({"from": older[1], "to": newer[1]}),
                 })
         return out

@@ -1,0 +1,117 @@
+"""The trusted comparison (issue 22): statuses that mean one thing, successive
+codes aligned whole so that a provision may move to another law, and such
+moves shown on both laws' comparisons, pages and in the change matrix."""
+from __future__ import annotations
+
+import json
+import re
+
+from laws import compare
+from laws.compare import changes
+
+
+def _p(pid: str, text: str) -> dict:
+    return {"id": pid, "heading": "", "text": text, "raw_text": text}
+
+
+OLD = [
+    _p("1A", "The Director shall rule on the “claim” promptly*."),
+    _p("1B", "Declarer may accept the irregular lead and dummy is spread at once."),
+    _p("1C", "A board is fouled when a card has been transferred between its pockets."),
+    _p("1D", "Partnership understandings must be disclosed to opponents before the session begins."),
+    _p("1E", "Scoring tables shall be posted by the Tournament Organizer before the event."),
+]
+NEW = [
+    _p("1A", "The director shall rule on the \"claim\" promptly."),  # case, quotes, footnote mark
+    _p("1B", "Declarer may accept the irregular lead and dummy is then spread."),
+    _p("1D", "Partnership understandings must be disclosed to opponents before the session begins."),
+    _p("1F", "A board is fouled when a card has been transferred between its pockets."),  # 1C renumbered
+    _p("1G", "Refreshments may be served at the tables during the rounds of a long session."),
+]
+
+
+def test_statuses_mean_one_thing_each():
+    """same: the same id and words (after quotes, case and footnote marks);
+    changed: the same id, other words; moved: another id, words the same or
+    not (`text_changed` says which); removed and added.  1D, out of order
+    with 1C -> 1F, keeps its id and is `same`, not moved."""
+    found = {(c["from_provision"], c["to_provision"]): c for c in changes.compare_law(OLD, NEW)}
+    assert {k: c["status"] for k, c in found.items()} == {
+        ("1A", "1A"): "same", ("1B", "1B"): "changed", ("1C", "1F"): "moved", ("1D", "1D"): "same",
+        ("1E", None): "removed", (None, "1G"): "added"}
+    assert not found[("1C", "1F")]["text_changed"] and found[("1B", "1B")]["text_changed"]
+    assert found[("1C", "1F")]["evidence"]  # each pair says why it was made
+
+
+def test_across_families_another_id_is_not_moved():
+    found = changes.compare_law(OLD, NEW, renumbered=False)
+    assert {c["status"] for c in found if c["from_provision"] == "1C"} == {"same"}
+
+
+def test_footnote_marks_attached_to_a_word_are_not_changes(db):
+    """'restated*': the word diff dropped the mark, `normalise` did not, so
+    these were stored 'changed' with no change in their ops."""
+    for law, pid in ((6, "6D2"), (20, "20B"), (20, "20D"), (64, "64A1")):
+        c = next(c for c in compare.diff(db, law, "2007", "2017")["changes"] if c["from_provision"] == pid)
+        assert (c["to_provision"], c["status"]) == (pid, "same"), pid
+    assert compare.normalise("restated* rule †") == "restated rule"
+    # no provision is 'changed' with nothing changed in its words or heading
+    for r in db.execute("select ops, heading_ops from alignments where status = 'changed'"):
+        assert any(op != "equal" for op, _t in json.loads(r["ops"]) + json.loads(r["heading_ops"]))
+
+
+def _move(d: dict, f: str, t: str) -> dict:
+    return next(c for c in d["changes"] if (c["from_provision"], c["to_provision"]) == (f, t))
+
+
+def test_a_move_across_laws_is_in_both_laws_diff(client):
+    """2007 17D1 (wrong cards discovered at the table) became 2017 15A1: both
+    GET /api/diff/17 and /api/diff/15 list it, with `from_law` and `to_law`."""
+    for n in (15, 17):
+        d = client.get(f"/api/diff/{n}?from=2007&to=2017").get_json()
+        c = _move(d, "17D1", "15A1")
+        assert (c["status"], c["from_law"], c["to_law"]) == ("moved", 17, 15), n
+        assert set(c) >= {"from_provision", "to_provision", "status", "ops"}
+    back = _move(client.get("/api/diff/15?from=2017&to=2007").get_json(), "15A1", "17D1")
+    assert (back["status"], back["from_law"], back["to_law"]) == ("moved", 15, 17)
+    statuses = {c["status"] for n in range(1, 94)
+                for c in client.get(f"/api/diff/{n}?from=2007&to=2017").get_json()["changes"]}
+    assert statuses <= set(compare.STATUSES)
+
+
+def test_a_move_across_laws_is_in_both_laws_history_and_pages(db, client):
+    h = compare.history(db, "2007", 17)["17D1"]
+    assert [(e["edition"], e["provision"], e["law"], e["status"]) for e in h] == [("2017", "15A1", 15, "moved")]
+    h = compare.history(db, "2017", 15)["15A1"]
+    assert [(e["edition"], e["provision"], e["law"], e["status"]) for e in h] == [("2007", "17D1", 17, "moved")]
+    html = client.get("/2017/law/15").get_data(as_text=True)
+    assert 'href="/2007/law/17#17D1"' in html
+    html = client.get("/2007/law/17").get_data(as_text=True)
+    assert 'href="/2017/law/15#15A1"' in html
+
+
+def test_change_matrix_counts_a_move_across_laws_in_both_laws_and_once_in_all(db, client):
+    o = compare.overview(db, "2007", "2017")
+    by_law = {l["law"]: l for l in o["laws"]}
+    assert by_law[15]["counts"]["moved"] >= 4 and by_law[17]["counts"]["moved"] >= 4
+    # each change once: a move across laws under the law it left
+    rows = [r["status"] for r in db.execute(
+        "select * from alignments where from_edition = '2007' and to_edition = '2017' "
+        "and law = coalesce(from_law, to_law)")]
+    for status in compare.STATUSES:
+        assert o["totals"][status] == rows.count(status), status
+    assert client.get("/compare?from=2007&to=2017").status_code == 200
+
+
+def test_renumbered_provisions_are_moved_and_keeping_an_id_never_is(db):
+    for n in range(1, 94):
+        for c in compare.diff(db, n, "2007", "2017")["changes"]:
+            if c["status"] in ("same", "changed"):
+                assert c["from_provision"] == c["to_provision"], c
+            if c["status"] == "moved":
+                assert (c["from_provision"], c["from_law"]) != (c["to_provision"], c["to_law"]), c
+
+
+def test_rubber_to_duplicate_never_uses_moved(db):
+    for n in (44, 59, 64):
+        assert "moved" not in {c["status"] for c in compare.diff(db, n, "1993-rubber", "2007")["changes"]}
