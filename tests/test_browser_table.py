@@ -148,8 +148,8 @@ SCAN = """(inSentence = "section.prov > p, section.footnotes li, dl.definitions 
         const parent = n.parentElement;
         if (!parent || parent.closest('script, style, noscript, [hidden], .visually-hidden') || !parent.offsetParent) continue;
         for (const m of n.data.matchAll(/[A-Za-z\u00C0-\u024F]{2,}/g)) {
-            const before = n.data.slice(0, m.index).split(/\s/).pop(), after = n.data.slice(m.index).split(/\s/)[0];
-            if (/[\/@#]|www\.|\w\.\w/.test(before + after)) continue;
+            const before = n.data.slice(0, m.index).split(/\\s/).pop(), after = n.data.slice(m.index).split(/\\s/)[0];
+            if (/[\\/@#]|www\\.|\\w\\.\\w/.test(before + after)) continue;
             range.setStart(n, m.index);
             range.setEnd(n, m.index + m[0].length);
             const rows = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
