@@ -163,6 +163,20 @@ def test_record_pages_of_play_rulings(client):
                                                      "declarer": "S", "play": "E:HK"}
 
 
+def test_the_right_to_appeal_is_the_codes_own(client):
+    """A duplicate code's record states the right to appeal and cites 92B; the
+    rubber code has no appeal procedure (and no Law 92): its record says so
+    and cites nothing it does not have."""
+    q = "procedure=play&contract=4S&declarer=S&play=E:HK&misinformed=no"
+    duplicate = client.get(f"/rulings/record.txt?{q}&edition=2017").get_data(as_text=True)
+    rubber = client.get(f"/rulings/record.txt?{q}&edition=1993-rubber").get_data(as_text=True)
+    words = record.WORDS["appeal"]
+    assert f"Right to appeal: {words['default'].format(minutes='30')} [92B]\n" in duplicate
+    assert f"Right to appeal: {words['without']}\n" in rubber and "92B" not in rubber
+    html = client.get(f"/rulings/record?{q}&edition=1993-rubber").get_data(as_text=True)
+    assert words["without"] in html and "/law/92" not in html
+
+
 # --- the adjusted score carried from the checkers -----------------------------------------------
 
 WEIGHTED = [("calc", "score;level=4;strain=S;tricks=10;vulnerable=yes;declarer=S;weight=30"),

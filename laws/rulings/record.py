@@ -98,9 +98,12 @@ def table_result(ctx: dict) -> str | None:
                                  f"{t} trick{'s' if t != '1' else ''}" if t else ""] if p)
 
 
-def appeal(ctx: dict) -> dict:
-    """The statement of the right to appeal, its period cited (Law 92B)."""
+def appeal(ctx: dict, edition: str | None = None) -> dict:
+    """The statement of the right to appeal, its period cited (Law 92B); a
+    code with no appeal procedure (record.json's `codes_without`) says so."""
     a = WORDS["appeal"]
+    if edition in a.get("codes_without", ()):
+        return {"text": a["without"], "cites": []}
     minutes = ctx.get("appeal_minutes") or a["minutes"]
     source = ctx.get("appeal_source")
     text = (a["set"] if source else a["default"]).format(minutes=minutes, source=source)
@@ -111,7 +114,7 @@ def finish(rec: dict, ctx: dict, board: dict | None) -> dict:
     """The parts an appeals committee needs beside the ruling: the board's
     dealer and vulnerability, the table result, the right to appeal, the
     signatures (the people's names and the hands stay on the phone: PRIVATE_FIELDS)."""
-    rec.update(board_info=board, table_result=table_result(ctx), appeal=appeal(ctx),
+    rec.update(board_info=board, table_result=table_result(ctx), appeal=appeal(ctx, rec.get("edition")),
                signatures=list(WORDS["signatures"]))
     return rec
 
@@ -514,7 +517,8 @@ def as_text(record: dict) -> str:
             lines.append(record["adjustment"])
     if record["keep"]:
         lines += ["", "To record: " + "; ".join(record["keep"]) + "."]
-    lines += ["", f"Right to appeal: {record['appeal']['text']} [{', '.join(record['appeal']['cites'])}]"]
+    cites = record["appeal"]["cites"]
+    lines += ["", f"Right to appeal: {record['appeal']['text']}" + (f" [{', '.join(cites)}]" if cites else "")]
     lines += ["", f"Provisions applied ({record['edition']} Laws):"]
     for p in record["provisions"]:
         lines.append(f"Law {p['id']}{' — ' + p['heading'] if p['heading'] else ''}: {p['text']}")

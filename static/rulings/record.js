@@ -133,12 +133,13 @@
     return [(c ? callWords(words, c) : "Contract not given") + (d ? " by " + words.seats[d] : ""),
       t ? t + " trick" + (t !== "1" ? "s" : "") : ""].filter(Boolean).join(", ");
   }
-  function appeal(words, ctx) {
+  function appeal(words, ctx, edition) {
     var a = words.appeal, minutes = ctx.appeal_minutes || a.minutes, source = ctx.appeal_source;
+    if ((a.codes_without || []).indexOf(edition) >= 0) return { text: a.without, cites: [] };
     return { text: (source ? a.set : a["default"]).replace("{minutes}", minutes).replace("{source}", source || ""), cites: a.cites.slice() };
   }
   function finish(words, rec, ctx) {
-    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx), appeal: appeal(words, ctx),
+    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx), appeal: appeal(words, ctx, rec.edition),
       signatures: words.signatures.slice() });
   }
   /* record.py's with_context: the record (made from the query) with its own fields */
@@ -198,7 +199,7 @@
       score_adjustment: adj ? (adj.when || null) : null, checker: adj ? (adj.checker || null) : null,
       adjusted: null, keep: o.record || [],
       provisions: provisions(bundle.texts[edition] || {}, cited(r.answered, r.cites)), complete: r.outcome !== null }),
-      finish(words, uncomputed(args), ctx));
+      finish(words, assign(uncomputed(args), { edition: r.edition }), ctx));
   }
 
   /* --- auction and play rulings --------------------------------------------------------- */
@@ -331,7 +332,7 @@
     assign(rec, ctx);
     return assign(assign(rec, { entered: entered(words, period, args, replayed.also, irr), steps: steps, ruling: said,
       notes: notes(words, period, ruling.outcome), score_adjustment: adj ? (adj.when || null) : null, checker: null,
-      adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, uncomputed(args), ctx));
+      adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, assign(uncomputed(args), { edition: ruling.edition }), ctx));
   }
 
   /* --- plain text (record.py's as_text) -------------------------------------------------- */
@@ -393,7 +394,7 @@
       if (rec.adjustment) lines.push(rec.adjustment);
     }
     if (rec.keep.length) lines.push("", "To record: " + rec.keep.join("; ") + ".");
-    lines.push("", "Right to appeal: " + rec.appeal.text + " [" + rec.appeal.cites.join(", ") + "]");
+    lines.push("", "Right to appeal: " + rec.appeal.text + (rec.appeal.cites.length ? " [" + rec.appeal.cites.join(", ") + "]" : ""));
     lines.push("", "Provisions applied (" + rec.edition + " Laws):");
     rec.provisions.forEach(function (p) { lines.push("Law " + p.id + (p.heading ? " — " + p.heading : "") + ": " + p.text); });
     lines.push("", "Signatures:");
@@ -523,7 +524,7 @@
       node("span", { "class": "slot", "data-context": "adjustment" })]);
     app.insertBefore(adj, before);
     app.insertBefore(node("p", { "class": "appeal", id: "appeal" }, [node("strong", { text: "Right to appeal:" }), " ",
-      node("span", { id: "appeal-text", text: rec.appeal.text }), " [" + rec.appeal.cites.join(", ") + "]"]), provH);
+      node("span", { id: "appeal-text", text: rec.appeal.text }), rec.appeal.cites.length ? " [" + rec.appeal.cites.join(", ") + "]" : ""]), provH);
     var sig = node("div", { "class": "signatures" }, rec.signatures.map(function (w) { return node("p", {}, [node("span", { text: w }), node("span", { "class": "slot" })]); }));
     app.insertBefore(sig, app.querySelector(".record-actions"));
   }
