@@ -26,30 +26,40 @@ def page(browser):
         yield pg
 
 
+# the phone's rule (static/rulings/guided.js over walker.js) on the bundle it keeps
+JS_RULE = """async (reqs) => {
+    const bundle = await (await fetch('/rulings/guided.json')).json();
+    return reqs.map(r => LawbookGuided.rule(bundle.editions[r.edition], r.procedure, r.answers));
+}"""
+
+
+def states(ways) -> list[dict]:
+    """Each way through a procedure ({edition, procedure, answers}) and every
+    state on the way to it (one answer fewer at a time), each once, in order
+    (the other guided browser tests use it on their own fixtures)."""
+    seen, out = set(), []
+    for w in ways:
+        items = list(w["answers"].items())
+        for n in range(len(items) + 1):
+            key = (w["edition"], w["procedure"], tuple(items[:n]))
+            if key not in seen:
+                seen.add(key)
+                out.append({"edition": w["edition"], "procedure": w["procedure"], "answers": dict(items[:n])})
+    return out
+
+
 def _requests() -> list[dict]:
     """Every ending of every procedure in every edition (the rubber code's
     subset too), and every state on the way to it."""
-    seen, out = set(), []
-    for ed in guided.editions():
-        data = guided.load()[ed]
-        for proc in data["kinds"]:
-            for answers, _ in guided.endings(data, proc):
-                items = list(answers.items())
-                for n in range(len(items) + 1):
-                    key = (ed, proc, tuple(items[:n]))
-                    if key not in seen:
-                        seen.add(key)
-                        out.append({"edition": ed, "procedure": proc, "answers": dict(items[:n])})
-    return out
+    return states({"edition": ed, "procedure": proc, "answers": answers}
+                  for ed in guided.editions() for proc in guided.load()[ed]["kinds"]
+                  for answers, _ in guided.endings(guided.load()[ed], proc))
 
 
 def test_javascript_gives_the_same_guided_rulings(page, base_url):
     page.goto(f"{base_url}/rulings/guided")
     requests = _requests()
-    got = page.evaluate("""async (reqs) => {
-        const bundle = await (await fetch('/rulings/guided.json')).json();
-        return reqs.map(r => LawbookGuided.rule(bundle.editions[r.edition], r.procedure, r.answers));
-    }""", requests)
+    got = page.evaluate(JS_RULE, requests)
     want = [guided.rule(r) for r in requests]
     mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
     assert not mismatched, mismatched[:1]

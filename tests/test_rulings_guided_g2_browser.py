@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from laws.rulings import guided
+from test_rulings_guided_browser import JS_RULE, states
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
     CHROMIUM, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until, watched_page)
 
@@ -27,25 +28,14 @@ def page(browser):
 
 
 def _requests() -> list[dict]:
-    """Each case, and each state on the way to it (one answer fewer at a time)."""
-    seen, out = set(), []
-    for c in CASES:
-        items = list(c["answers"].items())
-        for n in range(len(items) + 1):
-            key = (c["edition"], c["procedure"], tuple(items[:n]))
-            if key not in seen:
-                seen.add(key)
-                out.append({"edition": c["edition"], "procedure": c["procedure"], "answers": dict(items[:n])})
-    return out
+    """Each case, and each state on the way to it."""
+    return states(CASES)
 
 
 def test_javascript_gives_the_same_replies_on_every_case(page, base_url):
     page.goto(f"{base_url}/rulings/guided")
     requests = _requests()
-    got = page.evaluate("""async (reqs) => {
-        const bundle = await (await fetch('/rulings/guided.json')).json();
-        return reqs.map(r => LawbookGuided.rule(bundle.editions[r.edition], r.procedure, r.answers));
-    }""", requests)
+    got = page.evaluate(JS_RULE, requests)
     want = [guided.rule(r) for r in requests]
     mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
     assert not mismatched, mismatched[:1]
