@@ -13,18 +13,16 @@
 from __future__ import annotations
 
 import json
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
 
 from checker_calls import generated_inputs, python_answer
 from laws.checkers import registry
+from test_browser import CHROMIUM, base_url, browser  # noqa: F401 (the same browser and server as the others)
 
-pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
 PHONE = {"width": 360, "height": 740}
 CHECKERS = registry.all_checkers()
 GENERATED = 200
@@ -33,25 +31,8 @@ FIXTURES = json.loads((Path(__file__).parent / "fixtures" / "checkers.json").rea
 
 
 @pytest.fixture(scope="module")
-def server(app):
-    from werkzeug.serving import make_server
-
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
-    srv.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        with sync_api.sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            yield b
-            b.close()
-    except sync_api.Error as exc:  # no usable browser here
-        pytest.skip(f"no browser: {exc}")
+def server(base_url):
+    return base_url
 
 
 @pytest.fixture()

@@ -8,27 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import ARGS, CHROMIUM, serve, wait_until  # noqa: F401  (same browser, same server)
+from tests.test_browser import CHROMIUM, base_url, browser, wait_until  # noqa: F401  (same browser, same server)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def base_url(app):
-    with serve(app) as (url, _server):
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()
