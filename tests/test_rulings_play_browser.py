@@ -35,16 +35,24 @@ def _python(request: dict) -> dict:
         return {"error": str(exc), "field": exc.field}
 
 
+# the phone's ruling (static/rulings/play.js) on the bundle it keeps, a refusal as {error, field}
+JS_RULE = """async (reqs) => {
+    const bundle = await (await fetch('/rulings/play.json')).json();
+    return reqs.map(r => { try { return LawbookRulings.play.rule(bundle.editions, r); }
+                           catch (e) { return {error: String(e.message || e), field: e.field}; } });
+}"""
+
+
+def _both(page, requests: list[dict]) -> tuple[list, list]:
+    """(the phone's replies, the server's) to the same requests."""
+    return page.evaluate(JS_RULE, requests), [_python(r) for r in requests]
+
+
 def test_javascript_gives_the_same_rulings(page, base_url):
     page.goto(f"{base_url}/rulings/play")
     requests = [{"edition": ed, "contract": c["contract"], "declarer": c["declarer"], "play": c["play"],
                  "findings": c["findings"]} for c in CASES for ed in EDITIONS]
-    got = page.evaluate("""async (reqs) => {
-        const bundle = await (await fetch('/rulings/play.json')).json();
-        return reqs.map(r => { try { return LawbookRulings.play.rule(bundle.editions, r); }
-                               catch (e) { return {error: String(e.message || e), field: e.field}; } });
-    }""", requests)
-    want = [_python(r) for r in requests]
+    got, want = _both(page, requests)
     mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
     assert not mismatched, mismatched[:2]
     assert len(got) == len(EDITIONS) * len(CASES)
@@ -203,12 +211,7 @@ def test_javascript_gives_the_same_rulings_from_a_later_trick(page, base_url):
     seat at fault, and the refusals) in every edition: the same reply."""
     page.goto(f"{base_url}/rulings/play")
     requests = [{**c["request"], "edition": ed} for c in TRICK_CASES for ed in EDITIONS]
-    got = page.evaluate("""async (reqs) => {
-        const bundle = await (await fetch('/rulings/play.json')).json();
-        return reqs.map(r => { try { return LawbookRulings.play.rule(bundle.editions, r); }
-                               catch (e) { return {error: String(e.message || e), field: e.field}; } });
-    }""", requests)
-    want = [_python(r) for r in requests]
+    got, want = _both(page, requests)
     mismatched = [(r, g, w) for r, g, w in zip(requests, got, want) if g != w]
     assert not mismatched, mismatched[:2]
     assert sum("error" in w for w in want) == len(EDITIONS) * sum("error" in c for c in TRICK_CASES)
