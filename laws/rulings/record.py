@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from laws.rulings import RulingError, pbn
+from laws.rulings.auction import SEATS, parse_calls_text
 
 WORDS = json.loads((Path(__file__).resolve().parent / "record.json").read_text(encoding="utf-8"))
 # what the Director types, and how long each may be
@@ -252,20 +253,13 @@ def value_words(value: str) -> str:
 
 def calls_words(text: str, dealer: str) -> str:
     """The calls as typed ('1H E:1D P', a call without a seat by the next
-    player) in words: 'North 1♥, East 1♦, South Pass'."""
-    seats, out, seat = "NESW", [], None
-    for token in re.split(r"[\s,;]+", text.strip()):
-        if not token:
-            continue
-        if ":" in token:
-            seat, _, call = token.partition(":")
-            seat = seat.strip().upper()
-        else:
-            call = token
-            seat = (dealer if dealer in seats else "N") if seat is None else \
-                seats[(seats.index(seat) + 1) % 4] if seat in seats else seat
-        out.append(f"{seat_words(seat)} {call_words(call)}")
-    return ", ".join(out)
+    player) in words: 'North 1♥, East 1♦, South Pass'; text that is not an
+    auction stays as typed (the ruling has refused it already)."""
+    try:
+        calls = parse_calls_text(text, dealer if dealer in SEATS else "N")
+    except RulingError:
+        return text
+    return ", ".join(f"{seat_words(seat)} {call_words(call)}" for seat, call in calls)
 
 
 def play_words(text: str, irregularity: dict | None = None) -> str:

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from laws.rulings import RulingError
 from laws.rulings import auction as auction_rulings
+from laws.rulings.auction import parse_calls_text
 from laws.rulings import data as rulings_data
 from laws.web.checkers import cite_links, provision_url
 from laws.web.db import get_db
@@ -118,26 +119,6 @@ def auction_json():
 
 BOOLEAN = [k for k in auction_rulings.BOOLEAN_FINDINGS]
 CALL_FINDINGS = list(auction_rulings.CALL_FINDINGS)
-
-
-def parse_calls_text(text: str, dealer: str) -> list[list[str]]:
-    """'1H E:1D P' -> [['N','1H'], ['E','1D'], ['S','P']]: a call without a
-    seat is made by the player after the previous call's."""
-    out = []
-    seat = None
-    for token in re.split(r"[\s,;]+", text.strip()):
-        if not token:
-            continue
-        if ":" in token:
-            s, _, call = token.partition(":")
-            seat = s.strip().upper()
-            if seat not in SEATS:
-                raise RulingError(f"{token!r}: {s!r} is not a seat (N, E, S or W).", "calls")
-        else:
-            call = token
-            seat = dealer if seat is None else SEATS[(SEATS.index(seat) + 1) % 4]
-        out.append([seat, call])
-    return out
 
 
 def calls_text(calls: list[list[str]], dealer: str) -> str:

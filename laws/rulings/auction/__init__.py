@@ -444,3 +444,23 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     if a["irregularity"]:
         irregularity = dict(a["irregularity"], law=data["kinds"][a["kind"]]["law"])
     return {"edition": parsed["edition"], "irregularity": irregularity, **walked}
+
+
+def parse_calls_text(text: str, dealer: str) -> list[list[str]]:
+    """'1H E:1D P' -> [['N','1H'], ['E','1D'], ['S','P']]: a call without a
+    seat is made by the player after the previous call's."""
+    out = []
+    seat = None
+    for token in re.split(r"[\s,;]+", text.strip()):
+        if not token:
+            continue
+        if ":" in token:
+            s, _, call = token.partition(":")
+            seat = s.strip().upper()
+            if seat not in SEATS:
+                raise RulingError(f"{token!r}: {s!r} is not a seat (N, E, S or W).", "calls")
+        else:
+            call = token
+            seat = dealer if seat is None else SEATS[(SEATS.index(seat) + 1) % 4]
+        out.append([seat, call])
+    return out
