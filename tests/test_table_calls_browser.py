@@ -12,22 +12,12 @@ import pytest
 from tests.table_calls import load
 from tests.test_table_calls import subset
 from tests.table_driver import play_call
-from tests.test_browser import ARGS, CHROMIUM, cut_off, serve, wait_kept_offline  # noqa: F401
+from tests.test_browser import CHROMIUM, browser, cut_off, serve, wait_kept_offline  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
 CALLS = load()
 TABLE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def phone(browser, **kw):
