@@ -11,7 +11,7 @@ import math
 import pytest
 
 from checker_calls import python_answer
-from test_checkers_offline_browser import RUN_IN_PAGE, _codes, browser, page, server  # noqa: F401 (fixtures)
+from test_checkers_offline_browser import RUN_IN_PAGE, _codes, base_url, browser, page, server  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
