@@ -115,9 +115,14 @@ def answer_questions(hand: Hand, facts: dict):
         q = pg.evaluate("() => { const q = document.querySelector('.ruling .question'); return q && q.dataset.question; }")
         if not q:
             return
-        value = facts[q]
-        if isinstance(value, bool):
-            value = "yes" if value else "no"
+        folded = pg.eval_on_selector_all(".ruling .question .answers [data-facts]",
+                                         "bs => bs.map(b => JSON.parse(b.dataset.facts))")
+        if folded:  # the question with its follow-ups folded in: the answer that says all the call's facts
+            hand.tap(f".ruling .question .answers button >> nth={folded_answer(folded, facts)}")
+            wait(pg, "(q) => { const e = document.querySelector('.ruling .question');"
+                     " return !e || e.dataset.question !== q; }", q)
+            continue
+        value = _word(facts[q])
         if pg.locator(".ruling .question .bidding-box").count():
             hand.tap(f".ruling .question .bidding-box [data-call='{value}']")
         elif pg.locator(f".ruling .question .answers [data-value='{value}']").count():
@@ -127,6 +132,19 @@ def answer_questions(hand: Hand, facts: dict):
         wait(pg, "(q) => { const e = document.querySelector('.ruling .question');"
                  " return !e || e.dataset.question !== q; }", q)
     raise AssertionError("more than twelve questions")
+
+
+def _word(value) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+def folded_answer(answers: list[dict], facts: dict) -> int:
+    """Which of a folded question's answers (each a dict of facts) the
+    call's facts give: the one that says most, all of it true."""
+    fits = [(len(a), i) for i, a in enumerate(answers)
+            if all(k in facts and _word(facts[k]) == v for k, v in a.items())]
+    assert fits, (answers, facts)
+    return max(fits)[1]
 
 
 def read_ruling(pg) -> dict:

@@ -9,6 +9,7 @@ test_rulings_play_js.py.)
 """
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -204,3 +205,48 @@ def test_every_case_and_every_finding_fits_the_request_schema():
     for data in rulings_data.load("play").values():
         asked |= set(play.answerable(data))
     assert asked | {"defective", "dummy_act"} == set(schema["properties"]["findings"]["properties"])
+
+
+def _folded(data):
+    for pointer, node in rulings_data.all_nodes(data):
+        if "together" in (node.get("ask") or {}):
+            yield pointer, node
+
+
+def _settles(data, node, facts: dict) -> tuple[list[str], str | None]:
+    """The facts a walk down from `node` reads, in order, given `facts`,
+    and the fact it then asks (None if it asks nothing there)."""
+    read = []
+    for _ in range(50):
+        if "use" in node:
+            node = data["subtrees"][node["use"]]
+        elif node.get("on") in facts:
+            read.append(node["on"])
+            node = node["cases"][facts[node["on"]]]
+        else:
+            return read, node["on"] if "ask" in node else None
+    raise AssertionError("a loop")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_folded_answer_is_one_path_through_the_tree(edition):
+    """A question asked with its follow-ups folded in (`together`): each
+    answer settles facts the tree reads one after another from that question,
+    every one of them (for each value of the facts it is offered `when`),
+    after which the tree asks none of the facts the question folds in; and
+    together the answers reach every answer of the question itself."""
+    data = rulings_data.load("play")[edition]
+    folded = dict(_folded(data))
+    assert len(folded) == 2, sorted(folded)  # the revoke's 64B findings, and who won the revoke trick
+    for pointer, node in folded.items():
+        answers = node["ask"]["together"]["answers"]
+        seen, group = [], {f for a in answers for f in a["facts"]}
+        for a in answers:
+            whens = [dict(zip(a.get("when", {}), vs)) for vs in itertools.product(*a.get("when", {}).values())]
+            for when in whens:
+                read, asks = _settles(data, node, when | a["facts"])
+                assert [f for f in read if f not in when] == list(a["facts"]), (pointer, a)
+                assert asks not in group, (pointer, a, asks)
+            seen.append(a["facts"][node["on"]])
+        assert set(seen) == set(node["cases"]), pointer
+        assert len({json.dumps(a["facts"], sort_keys=True) + json.dumps(a.get("when")) for a in answers}) == len(answers)

@@ -93,6 +93,13 @@ def test_opening_lead_out_of_turn_by_taps(page, base_url):
     assert "unauthorized for West" in page.inner_text(".ruling")  # 2007 50E2
 
 
+def _together(page, facts: dict):
+    """Tap the answer of a folded question that settles exactly these facts."""
+    buttons = page.eval_on_selector_all(".ruling .question .answers [data-facts]",
+                                        "bs => bs.map(b => JSON.parse(b.dataset.facts))")
+    page.tap(f".ruling .question .answers button >> nth={buttons.index(facts)}")
+
+
 def test_revoke_by_taps(page, base_url):
     page.goto(f"{base_url}/rulings/play?edition=2007")
     _ready(page)
@@ -104,9 +111,8 @@ def test_revoke_by_taps(page, base_url):
         page.tap(f".rank-grid [data-card='{card}']")
     page.tap("#rule")
     assert "Law 64: revoke by East" in page.inner_text(".ruling h2")
-    page.tap(".answers [data-value='play']")
-    page.tap(".answers [data-value='none']")
-    page.tap(".answers [data-value='no']")      # not a penalty card
+    # when it was noticed, another revoke, a card faced on the table (2007 64B): one question, one tap
+    _together(page, {"noticed": "play", "other_revoke": "none", "faced_card_revoke": "no"})
     page.tap(".answers [data-value='yes']")     # East-West won a later trick
     text = page.inner_text(".ruling")
     assert "Tricks transferred\n1" in text and "64A2" in text
@@ -252,15 +258,18 @@ def test_revoke_at_trick_5_in_a_few_taps(page, base_url):
     assert page.locator("#app-closed").count() == 1                      # his card alone: nothing more to enter
     act(page.tap, "#rule")
     assert page.inner_text(".ruling h2") == "Law 64: revoke by West"
-    for value in ("yes", "play", "none", "no", "opponents", "yes"):      # established, noticed, other revoke,
-        act(page.tap, f".answers [data-value='{value}']")                # penalty card, who won it, a later trick
+    act(page.tap, ".answers [data-value='yes']")                         # established
+    act(_together, page, {"noticed": "play", "other_revoke": "none", "penalty_card_revoke": "no"})
+    assert page.inner_text(".ruling .question strong") == \
+        "Who won the revoke trick (trick 5), and did the offending side win any trick after it?"
+    act(_together, page, {"won_by": "opponents", "later_won": "yes"})
     text = page.inner_text(".ruling")
     assert "West revoked on trick 5: he failed to follow suit though able to (61A)." in text
     assert "Tricks transferred\n1" in text
     cites = page.eval_on_selector_all(".ruling .cites summary", "ss => ss.map(s => s.textContent.split(' — ')[0])")
     assert cites == ["Law 61A", "Law 63A", "Law 63B", "Law 64A2", "Law 64C1"]
     assert page.inner_text(".auction-line") == "4S by South, from trick 5, at fault: West"
-    assert taps == 14, taps  # 8 to enter and rule, 6 answers to the Laws' questions
+    assert taps == 11, taps  # 8 to enter and rule, 3 answers to the Laws' questions (6 findings)
     assert "trick=5" in page.url and "seat=W" in page.url and "play=W%3AC3%3Arevoke" in page.url
     assert _fits(page)
     page.tap("#play-record")

@@ -37,18 +37,8 @@ def shows(call, played) -> bool:
     return True
 
 
-# Calls whose facts take more than ten taps, with the taps they take: each
-# over the limit for a reason stated here and in the note, and held
-# to its count so that it can only get better.  An established revoke is
-# entered in seven (contract, trick, who, "a revoke", the card, Rule), then
-# Law 64 asks six findings no card shows: established (63A), when it was
-# noticed (64B4, 64B5), another revoke (64B2, 64B7), a penalty card (64B3),
-# who won the revoke trick and whether the offenders won a later one (64A).
-OVER_TEN = {"revoke-trick-5": 13}
-
-
 def check(call, played):
-    assert played.fact_taps <= OVER_TEN.get(call.id, 10), (call.id, played.fact_taps)
+    assert played.fact_taps <= 10, (call.id, played.fact_taps)
     assert played.fits, f"{call.id}: the facts form does not fit the screen"
     assert played.answer_taps <= 3, (call.id, played.answer_taps)
     assert shows(call, played), (call.id, played.outcome)

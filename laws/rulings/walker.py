@@ -11,6 +11,12 @@ tells the table, a template) and `cites` (provision ids), and then one of:
 - `on` + `cases`: branch on a fact's value; if the fact is not yet known the
   node's `ask` becomes the next question and the walk stops (outcome null).
   An `option` lists the choices the Laws give a player at that point.
+  An `ask` may add `together`: the same question asked with its follow-ups
+  folded in, each answer settling several facts at once (`facts`, offered
+  only `when` the facts it names hold), so that a director taps once where
+  the tree would ask two or three times.  The tree and its one-fact answers
+  stay the truth: an answer in `together` is a path through them, and a
+  client that sends only the asked fact is asked the follow-up next.
 - `use`: continue with a shared subtree; `use_kind`: with the tree of the kind
   named by a fact.
 - `outcome`: fields of the ruling; `then` continues with a subtree whose
@@ -42,6 +48,17 @@ class AnswerError(DataError):
 
 def fill(text: str, values: dict) -> str:
     return _VAR.sub(lambda m: str(values[m.group(1)]) if values.get(m.group(1)) is not None else m.group(0), text)
+
+
+def _together(together: dict, facts: dict, values: dict) -> dict:
+    """A question's folded form: its text and the answers that hold here
+    (`when`: fact -> the values for which the answer is offered; an answer
+    that contradicts a fact already known is not offered)."""
+    return {"text": fill(together["text"], values),
+            "answers": [{"label": fill(a["label"], values), "facts": dict(a["facts"])}
+                        for a in together["answers"]
+                        if all(facts.get(k) in allowed for k, allowed in (a.get("when") or {}).items())
+                        and all(facts.get(k) in (None, v) for k, v in a["facts"].items())]}
 
 
 def _filled(obj, values, seats):
@@ -114,6 +131,8 @@ def walk(data: dict, kind: str, facts: dict, values: dict, seats: dict) -> dict:
                     "answers": None if ask.get("answers") is None else
                     [{"value": v, "label": fill(label, values)} for v, label in ask["answers"].items()],
                     "cites": list(ask.get("cites") or node.get("cites") or [])})
+                if ask.get("together"):
+                    questions[-1]["together"] = _together(ask["together"], facts, values)
                 add(ask.get("cites"))
                 break
             if value not in node["cases"]:

@@ -192,8 +192,12 @@
       offered.map(function (h) { return el("option", { value: h[0], selected: h[0] === picker.how, text: h[1] }); }))])), view.querySelector(".suit-row"));
   }
 
-  function answer(id, value) {
-    state.findings[id] = value === "yes" ? true : value === "no" ? false : value;
+  function finding(id, value) { state.findings[id] = value === "yes" ? true : value === "no" ? false : value; }
+
+  function answer(id, value) { finding(id, value); save(); render(); }
+
+  function answerAll(facts) {
+    Object.keys(facts).forEach(function (k) { finding(k, facts[k]); });
     save(); render();
   }
 
@@ -213,8 +217,12 @@
     if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
     var q = r.questions[0];
     if (q) {
-      var qs = el("div", { "class": "question", "data-question": q.id }, [el("p", { "class": "ask" }, [el("strong", { text: q.text }), " (" + q.cites.join(", ") + ")"])]);
-      if (q.answers) qs.appendChild(el("div", { "class": "answers" }, q.answers.map(function (a) {
+      // a question with its follow-ups folded in (`together`): one tap settles them all
+      var t = q.together, qs = el("div", { "class": "question", "data-question": q.id }, [el("p", { "class": "ask" }, [el("strong", { text: t ? t.text : q.text }), " (" + q.cites.join(", ") + ")"])]);
+      if (t) qs.appendChild(el("div", { "class": "answers" }, t.answers.map(function (a) {
+        return el("button", { type: "button", "class": "big answer", "data-facts": JSON.stringify(a.facts), text: a.label, on: { click: function () { answerAll(a.facts); } } });
+      })));
+      else if (q.answers) qs.appendChild(el("div", { "class": "answers" }, q.answers.map(function (a) {
         return el("button", { type: "button", "class": "big answer", "data-value": a.value, text: a.label, on: { click: function () { answer(q.id, a.value); } } });
       })));
       sec.appendChild(qs);

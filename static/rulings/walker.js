@@ -28,6 +28,16 @@
     return obj;
   }
 
+  /* A question's folded form (walker.py's _together): its text and the
+     answers that hold here, each settling several facts at once. */
+  function together(t, facts, values) {
+    return { text: fill(t.text, values), answers: t.answers.filter(function (a) {
+      var when = a.when || {};
+      return Object.keys(when).every(function (k) { return when[k].indexOf(facts[k]) >= 0; }) &&
+        Object.keys(a.facts).every(function (k) { return facts[k] === undefined || facts[k] === null || facts[k] === a.facts[k]; });
+    }).map(function (a) { return { label: fill(a.label, values), facts: Object.assign({}, a.facts) }; }) };
+  }
+
   function isObject(v) { return v !== null && typeof v === "object" && !Array.isArray(v); }
 
   function walk(data, kind, facts, values, seats) {
@@ -65,6 +75,7 @@
             answers: ask.answers === null || ask.answers === undefined ? null :
               Object.keys(ask.answers).map(function (v) { return { value: v, label: fill(ask.answers[v], values) }; }),
             cites: (ask.cites || node.cites || []).slice() });
+          if (ask.together) questions[questions.length - 1].together = together(ask.together, facts, values);
           add(ask.cites);
           break;
         }
