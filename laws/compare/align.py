@@ -31,6 +31,10 @@ another law (2007 17D became 2017 15A).
    are found in a unit of the other edition (`CONTAIN_MIN`,
    `fuzz.partial_ratio`; `COVER_MIN` of its text) joins that unit's group:
    2007 44A and 44B together became the first paragraph of rubber 44.
+   Clauses are cut at sentence and clause marks and at commas, so that a
+   rule's words carried over with new words between them are still found
+   (2007 26, 'When an offending player's call is withdrawn, and he chooses a
+   different final call ..., then if he becomes a defender', in 2017 26A).
 """
 from __future__ import annotations
 
@@ -502,10 +506,10 @@ def _snap(text: str, i: int) -> int:
 
 
 def _clauses(key: str) -> list[str]:
-    """A text cut at sentence and clause marks, keeping the pieces long
-    enough to say something ('If unable to follow suit, a player may play any
-    card' / 'unless he is subject to restriction ...')."""
-    return [c.strip() for c in re.split(r"[.;:()]", key.lower()) if len(c.strip()) >= CONTAIN_MIN_CHARS]
+    """A text cut at sentence and clause marks and at commas, keeping the
+    pieces long enough to say something ('If unable to follow suit' / 'a
+    player may play any card' / 'unless he is subject to restriction ...')."""
+    return [c.strip() for c in re.split(r"[.;:(),]", key.lower()) if len(c.strip()) >= CONTAIN_MIN_CHARS]
 
 
 def coverage(key: str, other: str) -> float:
