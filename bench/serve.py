@@ -1,7 +1,9 @@
 """What the load benches share: a store to serve, gunicorn started on a free
-port with the production settings (laws.web.gunicorn_config), and wrk.
+port with the production settings (laws.web.gunicorn_config), nginx in front
+of it (laws/web/nginx.conf.template), slow clients, and wrk.
 
-Not a bench itself: bench/load.py and bench/memory.py use it.
+Not a bench itself: bench/load.py and bench/memory.py use it, and
+tests/test_front_server.py its slow clients.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -131,3 +134,85 @@ def parse_wrk(out: str) -> dict:
     r["non_2xx_3xx"] = int(non2xx[1]) if non2xx else 0
     r["errors"] = r["socket_errors"] + r["non_2xx_3xx"]
     return r
+
+
+def need_nginx() -> str:
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        sys.exit("nginx is not installed: it is the front server. On Debian: apt-get install -y nginx")
+    return nginx
+
+
+@contextlib.contextmanager
+def front(upstream: str, client_timeout: int = 10):
+    """nginx with Lawbook's configuration in front of `upstream` (host:port);
+    yields its base URL."""
+    from laws.web.frontserver import render
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as prefix:
+        conf = Path(prefix) / "nginx.conf"
+        conf.write_text(render(listen=f"127.0.0.1:{port}", upstream=upstream, prefix=prefix,
+                               client_timeout=client_timeout, daemon=False), encoding="utf-8")
+        proc = subprocess.Popen([need_nginx(), "-c", str(conf), "-p", prefix, "-e", str(Path(prefix) / "error.log")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    urllib.request.urlopen(f"{base}/api/editions", timeout=5).read()
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        sys.exit("nginx did not start: " + (Path(prefix) / "error.log").read_text()[-2000:])
+                    time.sleep(0.2)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+class SlowClients:
+    """`n` connections that trickle: half send their request line and headers
+    a byte at a time, half a JSON body, a byte every `every` seconds, never
+    finishing, until released (`with SlowClients(port, 50): ...`)."""
+
+    BODY = b'{"contract": "4S", "declarer": "S", "vulnerable": false, "tricks": 10}'
+
+    def __init__(self, port: int, n: int, every: float = 0.5):
+        self.port, self.n, self.every = port, n, every
+        self.socks: list[socket.socket] = []
+        self.pending: list[bytes] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        for i in range(self.n):
+            s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            if i % 2:
+                whole = b"GET /2017/law/12 HTTP/1.1\r\nHost: slow\r\nUser-Agent: a phone on a bad line\r\n\r\n"
+            else:
+                s.sendall(b"POST /api/checkers/score HTTP/1.1\r\nHost: slow\r\nContent-Type: application/json\r\n"
+                          b"Content-Length: %d\r\n\r\n" % len(self.BODY))
+                whole = self.BODY
+            self.socks.append(s)
+            self.pending.append(whole)
+        self.thread.start()
+        return self
+
+    def _run(self):
+        while not self.stop.wait(self.every):
+            for i, s in enumerate(self.socks):
+                if len(self.pending[i]) > 1:  # never the last byte: never a whole request
+                    try:
+                        s.sendall(self.pending[i][:1])
+                    except OSError:
+                        pass
+                    self.pending[i] = self.pending[i][1:]
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        for s in self.socks:
+            s.close()
