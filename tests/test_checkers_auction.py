@@ -145,9 +145,22 @@ def test_double_superseded_by_a_later_bid():
     ("1n", "1NT"), ("3♠", "3S"), ("2 nt", "2NT"),
 ])
 def test_call_spellings(spelling, normal):
+    """Each spelling reads as the call it names (a bid must be that bid)."""
     calls = ["1H", "X", spelling] if normal == "XX" else ["1C", spelling] if normal == "X" else [spelling]
     r = auction(calls)["result"]
     assert r["legal"] is True
+    if normal[0].isdigit():
+        assert r["last_bid"] == normal
+
+
+@pytest.mark.parametrize("symbol, suit", [("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S")])
+def test_each_suit_symbol_is_its_own_suit(symbol, suit):
+    assert auction([f"1{symbol}", "P", "P", "P"])["result"]["contract"] == f"1{suit}"
+
+
+def test_hearts_then_spades_by_symbol_is_a_legal_auction():
+    r = auction(["1♥", "1♠", "P", "P", "P"])["result"]
+    assert (r["legal"], r["contract"], r["declarer"], r["irregularity"]) == (True, "1S", "E", None)
 
 
 @pytest.mark.parametrize("data, field", [

@@ -266,3 +266,13 @@ def test_law_page_shows_each_provisions_history(client):
     html = client.get("/2017/law/36").get_data(as_text=True)
     added = re.search(r'<p class="history">(.*?)</p>', _section(html, "36C"), re.S)[1]
     assert re.sub(r"<[^>]+>", "", added).strip() == "2007: not there (added)"
+
+
+@pytest.mark.parametrize("query, message", [
+    ("", "Law 94 is not in two editions of the corpus, so there is nothing to compare."),
+    ("?to=2017", "No other edition has Law 94 to compare with 2017."),
+    ("?from=2007", "No other edition has Law 94 to compare with 2007."),
+])
+def test_comparing_a_law_no_edition_has_is_a_404_that_says_why(client, query, message):
+    r = client.get(f"/compare/94{query}")
+    assert r.status_code == 404 and message in r.get_data(as_text=True)

@@ -520,3 +520,18 @@ def test_resolve_matches_go(app):
     with app.test_request_context():
         assert pages_mod.resolve("27B1") == "/2017/law/27#27B1"
         assert pages_mod.resolve("not a law") is None
+
+
+def test_law_text_is_escaped_around_its_links():
+    """Law text is text: the characters HTML gives meaning to are escaped
+    before, between and after the links made in it (today's corpus has
+    apostrophes there, and a new code may bring '<' or '&')."""
+    from laws.web.render import text_html
+
+    text = "Tom's <b>bid</b> & see Law 12 then <i>\"pass\"</i> & more"
+    start = text.index("Law 12")
+    ref = {"start": start, "end": start + len("Law 12"), "resolved": True, "to": "12", "to_law": 12}
+    assert [str(p) for p in text_html(text, [ref], edition="2017", law_number=40)] == [
+        "Tom&#39;s &lt;b&gt;bid&lt;/b&gt; &amp; see "
+        '<a class="xref" href="/2017/law/12" title="Law 12">Law 12</a>'
+        " then &lt;i&gt;&#34;pass&#34;&lt;/i&gt; &amp; more"]

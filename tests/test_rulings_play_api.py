@@ -117,3 +117,17 @@ def test_2007_differs_only_where_its_outcome_does(client):
             assert "The 2007 Laws give the same result here; only the numbers of the provisions differ." in page
             seen["numbers"] += 1
     assert seen["differ"] > 20 and seen["numbers"] > 10, seen
+
+
+def test_a_request_without_an_edition_is_ruled_in_the_code_in_force(client):
+    """The play and auction rulings default to the code the manifest marks in
+    force (CONTRACT: `edition` may be left out)."""
+    from pathlib import Path
+
+    from laws import manifest
+
+    in_force = [e.id for e in manifest.load(Path(__file__).resolve().parents[1] / "corpus").editions if e.in_force]
+    play = client.post("/api/rulings/play", json={k: v for k, v in OLOOT.items() if k != "edition"}).get_json()
+    auction = client.post("/api/rulings/auction", json={"dealer": "N", "calls": [["N", "1H"], ["E", "1D"]],
+                                                        "findings": {}}).get_json()
+    assert [play["edition"], auction["edition"]] == in_force * 2

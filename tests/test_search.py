@@ -169,6 +169,15 @@ def test_did_you_mean(searcher, query, suggestion):
     assert result["results"], "the corrected query is searched"
 
 
+@pytest.mark.parametrize("query, suggestion", [
+    ("revoce", "revoke"),  # six letters, one edit: corrected
+    ("rivoka", None),  # six letters, two edits: too far for a short word
+    ("pinalti", "penalty"),  # seven letters: two edits are allowed
+])
+def test_a_word_of_six_letters_may_be_one_edit_off_a_longer_word_two(searcher, query, suggestion):
+    assert searcher.search(query)["suggestion"] == suggestion
+
+
 def test_did_you_mean_results_use_the_correction(searcher):
     top = searcher.search("insuficient bid", limit=5)["results"]
     assert 27 in [r["law"] for r in top]
