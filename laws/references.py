@@ -2,8 +2,9 @@
 
 Runs at build time over the store after every source is written, so a law may
 cite a law that a later part of the file (or another source of the same
-edition) supplies.  Each citation is resolved to the most specific provision
-that exists in the same edition; one that cannot be resolved is kept with the
+edition) supplies.  Each citation is resolved to the provision it names in
+the same edition (never to an ancestor standing in for a provision the
+edition lacks); one that cannot be resolved is kept with the
 provision it cites (`to_id`, in the citing edition) and the reason, in words a
 reader understands, so that adding the missing text later resolves it.
 """
@@ -59,14 +60,18 @@ def resolve(cite: citations.Cite, from_id: str, from_law: int | None, ids: set[s
     if law not in laws:
         return None, law, f"Law {law} of this edition is not in the corpus (it has {citations.law_ranges(sorted(laws))} only)"
     wanted = citations.provision_id(law, cite.path)
-    options = citations.candidates(wanted)
+    exact = [wanted]
     if cite.path and not cite.path[0].isalpha() and not cite.path.startswith("("):
         # 'Law 35 1' style: a number directly under the law is written 35.1
-        options = citations.candidates(f"{law}.{cite.path}") + options
-    for i, pid in enumerate(options):
+        exact.insert(0, f"{law}.{cite.path}")
+    # Only the provision named answers a citation, not an ancestor: a new code
+    # that moves 45F away leaves a citation of 45F dead, and linking it to Law
+    # 45 would hide that (a citation naming only a law resolves to the law).
+    for pid in exact:
         if pid in ids:
-            return pid, law, "" if i == 0 else f"{wanted} is not in this edition; linked to {pid}"
-    return None, law, f"{wanted} is not in this edition"
+            return pid, law, ""
+    nearest = next((pid for e in exact for pid in citations.candidates(e) if pid in ids), None)
+    return None, law, f"{wanted} is not in this edition" + (f" (the nearest is {nearest})" if nearest else "")
 
 
 def build(db: sqlite_utils.Database) -> dict[str, tuple[int, int]]:

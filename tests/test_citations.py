@@ -67,3 +67,21 @@ def test_parse(query, expected):
 ])
 def test_candidates(pid, expected):
     assert citations.candidates(pid) == expected
+
+
+@pytest.mark.parametrize("text, target", [
+    ("see Law 45C4(b)", ("45C4(b)", 45, "")),
+    ("see Law 45", ("45", 45, "")),  # a citation naming only a law resolves to the law
+    ("see Law 45F", (None, 45, "45F is not in this edition (the nearest is 45)")),
+    ("see Law 45C9", (None, 45, "45C9 is not in this edition (the nearest is 45C)")),
+    ("see Law 99A", (None, 99, "Law 99 of this edition is not in the corpus (it has Laws 1–93 only)")),
+])
+def test_a_citation_resolves_only_to_the_provision_it_names(text, target):
+    """Issue 25: a new code that moves a provision away leaves the citations
+    of it dead; they are unresolved, and say which provision is nearest,
+    rather than linked to an ancestor and counted resolved."""
+    from laws.references import resolve
+
+    ids = {"45", "45A", "45B", "45C", "45C4", "45C4(a)", "45C4(b)", "45D", "45E"}
+    [cite] = citations.find(text)
+    assert resolve(cite, "12A", 12, ids, set(range(1, 94))) == target
