@@ -154,6 +154,18 @@ def parse(query: str) -> tuple[int, str] | None:
     return law, f"{law}{letter}{number}" + "".join(f"({s})" for s in subs)
 
 
+def split_edition(query: str, editions) -> tuple[str | None, str]:
+    """A citation may name its edition first: '2007 45C4', '2007:45C4',
+    '1993-rubber law 64' -> ('2007', '45C4')...; the edition is one of
+    `editions` (ids, matched ignoring case), else (None, query) unchanged."""
+    m = re.match(r"\s*([\w-]+)\s*(?::|\s)\s*(.+)$", query or "")
+    if m:
+        named = next((e for e in editions if e.lower() == m[1].lower()), None)
+        if named is not None:
+            return named, m[2]
+    return None, query
+
+
 def candidates(pid: str) -> list[str]:
     """The id and its ancestors, most specific first:
     '12C1(b)' -> ['12C1(b)', '12C1', '12C', '12']."""

@@ -22,6 +22,16 @@
     return [law, String(law) + letter + number + subs.map(function (s) { return "(" + s + ")"; }).join("")];
   }
 
+  /* '2007 45C4', '2007:45C4' -> ["2007", "45C4"]: citations.split_edition */
+  function splitEdition(query, ids) {
+    var m = /^\s*([\w-]+)\s*(?::|\s)\s*(.+)$/.exec(query || "");
+    if (m) {
+      var named = ids.filter(function (id) { return id.toLowerCase() === m[1].toLowerCase(); })[0];
+      if (named !== undefined) return [named, m[2]];
+    }
+    return [null, query];
+  }
+
   function candidates(pid) {
     var m = /^\d{1,2}/.exec(pid);
     if (!m) return [];
@@ -42,10 +52,12 @@
 
   /* index: /offline/index.json ({editions: [{id, laws: {"12": [ids]}}]}, newest first) */
   function resolve(index, query, hint) {
-    var parsed = parse(query);
-    if (!parsed || !index || !index.editions) return null;
+    if (!index || !index.editions) return null;
+    var split = splitEdition(query, index.editions.map(function (e) { return e.id; })), named = split[0];
+    var parsed = parse(split[1]);
+    if (!parsed) return null;
     var law = parsed[0], pid = parsed[1], key = String(law);
-    var withLaw = index.editions.filter(function (e) { return e.laws[key]; });
+    var withLaw = index.editions.filter(function (e) { return e.laws[key] && (named === null || e.id === named); });
     if (!withLaw.length) return null;
     var hinted = withLaw.filter(function (e) { return e.id === hint; });
     var exact = withLaw.filter(function (e) { return e.laws[key].indexOf(pid) >= 0; });
@@ -55,5 +67,5 @@
     return lawUrl(ed.id, law, target);
   }
 
-  root.LawbookCite = { parse: parse, candidates: candidates, resolve: resolve, lawUrl: lawUrl };
+  root.LawbookCite = { parse: parse, splitEdition: splitEdition, candidates: candidates, resolve: resolve, lawUrl: lawUrl };
 })(typeof self !== "undefined" ? self : this);

@@ -191,7 +191,8 @@ def test_browser_and_server_resolve_citations_alike(page, base_url, app):
     from laws.web.pages import resolve
 
     queries = ["27B1", "L12C1b", "law 40 b 2", "12C1(z)", "35.1", "35 1", "64", "64 c 2", "40B2(a)(v)",
-               "l 27 b 1", "Law 16B1(a)", "93", "98", "12 zz", "revoke", "41"]
+               "l 27 b 1", "Law 16B1(a)", "93", "98", "12 zz", "revoke", "41",
+               "2007 45C4", "2007:12C1b", "1993-rubber 64", "1993-rubber 12", "2017 law 40 b 2", "2007 revoke"]
     page.goto(f"{base_url}/")
     index = page.evaluate("fetch('/offline/index.json').then(r => r.json())")
     for hint in ("", "2007", "2017", "1993-rubber"):

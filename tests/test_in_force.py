@@ -66,6 +66,21 @@ def test_jump_box_goes_to_2017(client, query, target):
     assert r.headers["Location"] == target
 
 
+@pytest.mark.parametrize("query, target", [
+    ("2007 45C4", "/2007/law/45#45C4"),
+    ("2007:12C1b", "/2007/law/12#12C1(b)"),
+    ("1993-Rubber law 64", "/1993-rubber/law/64"),
+    ("2017 27", "/2017/law/27"),
+    ("1993-rubber 12", "/search?q=1993-rubber+12"),  # the rubber code has no Law 12
+    ("2007 revoke", "/search?q=2007+revoke"),
+])
+def test_jump_box_takes_the_edition_named_first(client, query, target):
+    """Issue 25: when two codes have the provision, the reader names the one
+    meant ('2027 45F' while 2017 also has a 45F)."""
+    r = client.get("/go", query_string={"q": query})
+    assert (r.status_code, r.headers["Location"]) == (302, target)
+
+
 def test_guide_law_chips_go_to_2017(client):
     html = client.get("/guide/topic:insufficient-bid").get_data(as_text=True)
     assert 'href="/2017/law/27"' in html

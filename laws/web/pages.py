@@ -99,12 +99,15 @@ def resolve(query: str, edition_hint: str | None = None) -> str | None:
 
     The edition is the one the jump box was used on when it has the law, else
     the newest code edition that has the exact provision, else the newest that
-    has the law (at the longest ancestor of the provision it has)."""
-    parsed = citations.parse(query or "")
+    has the law (at the longest ancestor of the provision it has).  A query
+    that names its edition first ('2007 45C4', '2007:45C4') goes to that
+    edition or, when it lacks the law, to search."""
+    named, query = citations.split_edition(query or "", [e["id"] for e in _code_editions_in_jump_order()])
+    parsed = citations.parse(query)
     if parsed is None:
         return None
     law, pid = parsed
-    with_law = [e for e in _code_editions_in_jump_order() if law in e["laws"]]
+    with_law = [e for e in _code_editions_in_jump_order() if law in e["laws"] and named in (None, e["id"])]
     if not with_law:
         return None
     hinted = [e for e in with_law if e["id"] == edition_hint]
