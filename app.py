@@ -42,11 +42,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     site.init_app(app)
 
     @app.cli.command("build")
-    def build_command():
+    @click.option("--accept-shrink", "accept_shrink", multiple=True, metavar="EDITION|SOURCE",
+                  help="Let this edition (or the edition of this source file) hold fewer than 95 % of the "
+                       "provisions, definitions or guide topics of the build being served; repeat for several.")
+    def build_command(accept_shrink: tuple[str, ...]):
         """(Re)build the store and search index from the corpus, atomically."""
         from laws.build import build, failure
         try:
-            build(Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo)
+            build(Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo,
+                  accept_shrink=accept_shrink)
         except Exception as exc:  # noqa: BLE001 (every failure is one readable line)
             raise click.ClickException(f"build failed, the previous store is unchanged: {failure(exc)}") from None
 

@@ -17,10 +17,14 @@ time, and a killed build's leftovers go with the next one (laws.datadir).
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import os
+import re
 import shutil
+import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -36,10 +40,58 @@ BUILDS = datadir.BUILDS
 # sources are parsed in this order: fragments are matched against the code
 # of their edition, so codes come first
 KIND_ORDER = {"code": 0, "witness": 1, "guide": 2, "fragments": 3}
+# A control character in a text source is damage (a NUL from a bad copy, an
+# escape from a terminal), never text.  Tab, line feed and carriage return
+# are text, and form feed is too: a PDF extract puts one between pages.
+CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+# The longest line of any source today is under 1,500 characters (a PDF
+# paragraph); a line of tens of thousands is junk appended or line breaks lost.
+MAX_LINE = 20_000
+# A new build that holds fewer provisions (definitions, guide topics) of an
+# edition than this share of the build being served has lost text, unless
+# told the shrink is meant (`--accept-shrink`).
+SHRINK = 0.95
+# what is counted, by store table (and EditionSummary field) -> its name in a message
+COUNTED = {"provisions": "provisions", "definitions": "definitions", "topics": "guide topics"}
 
 
 class BuildError(Exception):
     """A build that could not finish; the message is for the organiser."""
+
+
+def disk_full(exc: BaseException) -> bool:
+    """True for a write that failed for want of space, from a file write or
+    from SQLite (whose own message for SQLITE_FULL is "database or disk is
+    full"; a worker's error re-raised here keeps only the message)."""
+    if isinstance(exc, OSError):
+        return exc.errno == errno.ENOSPC
+    if isinstance(exc, sqlite3.Error):
+        return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(exc)
+    return False
+
+
+@contextmanager
+def _writing(directory: Path):
+    """A full disk met while writing `directory` stops the build saying so,
+    not as an unexpected failure: it is the organiser's to fix."""
+    try:
+        yield
+    except Exception as exc:
+        if isinstance(exc, BuildError) or not disk_full(exc):
+            raise
+        raise BuildError(f"the disk is full: no space left to write {_full_directory(exc, directory)}; "
+                         "free some space (or set LAWS_DATA_DIR to a folder on another disk) "
+                         "and build again") from None
+
+
+def _full_directory(exc: Exception, directory: Path) -> Path:
+    """The directory being written: `directory`, unless the failed write names
+    a file elsewhere (a temporary file on another disk, say)."""
+    name = getattr(exc, "filename", None)
+    if not name:
+        return directory
+    path = Path(os.fsdecode(name))
+    return directory if directory in path.parents else path.parent
 
 
 def failure(exc: Exception) -> str:
@@ -139,22 +191,58 @@ def _read(source: manifest_mod.Source) -> str:
                                        "in the manifest: encoding = \"latin-1\")", line) from None
     if not text.strip():
         raise SourceError(source.file, "is empty")
+    _check_characters(source, text)
+    _check_line_lengths(source, text)
     return text
 
 
+def _check_characters(source: manifest_mod.Source, text: str) -> None:
+    m = CONTROL.search(text)
+    if m:
+        line = text.count("\n", 0, m.start()) + 1
+        column = m.start() - text.rfind("\n", 0, m.start())
+        raise SourceError(source.file, f"holds the control character U+{ord(m[0]):04X} (column {column}), "
+                          "which no text has: the file is damaged (a source may hold tab, line feed, carriage "
+                          "return and form feed, no other control character); put back a good copy", line)
+
+
+def _check_line_lengths(source: manifest_mod.Source, text: str) -> None:
+    for n, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise SourceError(source.file, f"is {len(line):,} characters long; no line of a source is longer "
+                              f"than {MAX_LINE:,}: junk was added or the line breaks were lost; "
+                              "put back a good copy", n)
+
+
 def _check_coverage(source: manifest_mod.Source, parsed: ParsedSource) -> None:
-    """A code (or witness) source must give every law the manifest says it covers."""
-    if source.kind not in ("code", "witness"):
+    """A source must give every law the manifest says it covers: a code or a
+    witness as laws, fragments as the laws they reproduce (a guide's `laws`
+    are those of the code it explains, not a promise of its own)."""
+    if source.kind in ("code", "witness"):
+        got, what = {law.number for law in parsed.laws}, "the parser found"
+    elif source.kind == "fragments":
+        got, what = {f.law for f in parsed.fragments if f.law is not None}, "its fragments reproduce"
+    else:
         return
-    got = {law.number for law in parsed.laws}
     missing = [n for n in source.laws if n not in got]
-    extra = sorted(got - set(source.laws))
     if missing:
-        raise SourceError(source.file, f"the manifest says it covers Law {missing[0]}"
-                          f"{' and others' if len(missing) > 1 else ''}, but the parser found no such law"
-                          f" ({len(missing)} missing: {', '.join(map(str, missing[:10]))})")
-    if extra:
+        laws = f"Law {missing[0]} is" if len(missing) == 1 else f"Laws {law_ranges(missing)} are"
+        raise SourceError(source.file, f"{what} {len(source.laws) - len(missing)} of the {len(source.laws)} laws "
+                                       f"the manifest lists for it ({law_ranges(source.laws)}): {laws} missing")
+    extra = sorted(got - set(source.laws))
+    if extra and source.kind != "fragments":
         raise SourceError(source.file, f"has Laws {', '.join(map(str, extra))}, which the manifest does not list")
+
+
+def law_ranges(numbers) -> str:
+    """(2, 5, 6, 7, 12) -> '2, 5-7, 12', as the manifest writes them."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def parse_all(corpus_dir: Path, workers: int | None = None
@@ -235,25 +323,29 @@ def _cpu_time() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def build(corpus_dir: Path, data_dir: Path, echo=print) -> BuildResult:
+def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=()) -> BuildResult:
     """Build everything into a new directory and switch `current` to it; one
-    build at a time (BuildError for a second one)."""
+    build at a time (BuildError for a second one).  `accept_shrink` names the
+    editions (or their source files) that may hold much less than in the
+    build being served."""
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     if not corpus_dir.is_dir():
         raise BuildError(f"there is no corpus folder at {corpus_dir}")
     try:
-        with datadir.build_lock(data_dir):
+        with _writing(data_dir), datadir.build_lock(data_dir):
             datadir.remove_leftovers(data_dir)  # no other build runs: any .tmp-* was killed
-            return _build(corpus_dir, data_dir, echo)
+            return _build(corpus_dir, data_dir, echo, set(accept_shrink))
     except datadir.BuildRunning as exc:  # raised on taking the lock only
         raise BuildError(str(exc)) from None
 
 
-def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
+def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str]) -> BuildResult:
     t0, c0 = time.perf_counter(), _cpu_time()
     steps: dict[str, float] = {}
     cpu: dict[str, float] = {}
     manifest, results, seconds = parse_all(corpus_dir)
+    served = served_counts(data_dir)
+    accepted = _accepted(accept_shrink, manifest, served)
     steps["parse"], cpu["parse"] = time.perf_counter() - t0, _cpu_time() - c0
     kinds = {s.file: s.kind for s in manifest.sources}
 
@@ -263,31 +355,33 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
     tmp = builds / f".tmp-{stamp}"
     tmp.mkdir()
     try:
-        t1, c1 = time.perf_counter(), _cpu_time()
-        db = store.create(tmp / store.DB_NAME)
-        hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
-                  for s in manifest.sources}
-        store.write_manifest(db, manifest, hashes)
-        store.write_sources(db, manifest, results)
-        steps["store"], cpu["store"] = (t2 := time.perf_counter()) - t1, (c2 := _cpu_time()) - c1
-        refs = references.build(db)
-        index_refs = references.resolve_index(db)
-        db.conn.commit()
-        steps["references"], cpu["references"] = time.perf_counter() - t2, _cpu_time() - c2
-        glosses: dict[str, plain.Coverage] = {}
-        notes: list[str] = []
-        for name, step in _after_store_steps(corpus_dir, glosses, notes):
-            t3, c3 = time.perf_counter(), _cpu_time()
-            step(db, tmp)
-            steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
-        store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                          "corrections_file": CORRECTIONS})
-        summaries = _summaries(db, manifest, refs, index_refs, seconds, glosses)
-        db.close()
-        final = builds / stamp
-        tmp.rename(final)
-        previous = datadir.served(data_dir)
-        datadir.switch(data_dir, final)
+        with _writing(tmp):
+            t1, c1 = time.perf_counter(), _cpu_time()
+            db = store.create(tmp / store.DB_NAME)
+            hashes = {s.file: (hashlib.sha256(s.path.read_bytes()).hexdigest(), s.path.stat().st_size)
+                      for s in manifest.sources}
+            store.write_manifest(db, manifest, hashes)
+            store.write_sources(db, manifest, results)
+            steps["store"], cpu["store"] = (t2 := time.perf_counter()) - t1, (c2 := _cpu_time()) - c1
+            refs = references.build(db)
+            index_refs = references.resolve_index(db)
+            db.conn.commit()
+            steps["references"], cpu["references"] = time.perf_counter() - t2, _cpu_time() - c2
+            glosses: dict[str, plain.Coverage] = {}
+            notes: list[str] = []
+            for name, step in _after_store_steps(corpus_dir, glosses, notes):
+                t3, c3 = time.perf_counter(), _cpu_time()
+                step(db, tmp)
+                steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
+            store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                              "corrections_file": CORRECTIONS})
+            summaries = _summaries(db, manifest, refs, index_refs, seconds, glosses)
+            db.close()
+            _check_shrink(manifest, summaries, served, accepted)
+            final = builds / stamp
+            tmp.rename(final)
+            previous = datadir.served(data_dir)
+            datadir.switch(data_dir, final)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -301,6 +395,61 @@ def _build(corpus_dir: Path, data_dir: Path, echo) -> BuildResult:
     echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s"
          f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())})")
     return result
+
+
+def served_counts(data_dir: Path) -> dict[str, dict[str, int]]:
+    """What each edition holds in the build being served, by COUNTED table
+    ({} when no build is served)."""
+    db_path = current_store(data_dir)
+    if not db_path.exists():
+        return {}
+    counts: dict[str, dict[str, int]] = {}
+    try:
+        conn = store.connect(db_path)
+        try:
+            for table in COUNTED:
+                for edition, n in conn.execute(f"select edition, count(*) from {table} group by edition"):
+                    counts.setdefault(edition, {})[table] = n
+        finally:
+            conn.close()
+    except sqlite3.Error:  # an unreadable store is as good as none (as for is_stale)
+        return {}
+    return counts
+
+
+def _accepted(names: set[str], manifest: manifest_mod.Manifest, served: dict) -> set[str]:
+    """The editions whose shrink `--accept-shrink` accepts: named by id or by
+    one of their source files.  A name that is neither stops the build, lest
+    a typo accept nothing while the organiser believes otherwise."""
+    by_file = {s.file: s.edition for s in manifest.sources}
+    editions = {e.id for e in manifest.editions} | set(served)
+    unknown = sorted(names - editions - set(by_file))
+    if unknown:
+        raise BuildError(f"--accept-shrink {unknown[0]}: there is no such edition or source file "
+                         f"(editions: {', '.join(sorted(editions))}; or a source file named in the manifest)")
+    return {by_file.get(name, name) for name in names}
+
+
+def _check_shrink(manifest: manifest_mod.Manifest, summaries: list[EditionSummary],
+                  served: dict[str, dict[str, int]], accepted: set[str]) -> None:
+    """Stop a build holding much less of an edition than the build served:
+    a source cut short can still parse (a guide that lost fifteen topics, a
+    code that lost its definitions)."""
+    now = {s.edition: s for s in summaries}
+    for edition, had in served.items():
+        if edition in accepted:
+            continue
+        for table, label in COUNTED.items():
+            has = getattr(now[edition], table) if edition in now else 0
+            if has < SHRINK * had.get(table, 0):
+                raise BuildError(f"edition {edition} ({_origin(manifest, edition)}) would have {has} {label}, "
+                                 f"fewer than {SHRINK * 100:.0f} % of the {had[table]} of the build being served; if the "
+                                 f"corpus is meant to shrink, build again with --accept-shrink {edition}")
+
+
+def _origin(manifest: manifest_mod.Manifest, edition: str) -> str:
+    files = [s.file for s in manifest.sources if s.edition == edition]
+    return f"from {', '.join(files)}" if files else "no longer in the manifest"
 
 
 def _summaries(db, manifest, refs, index_refs, seconds, glosses) -> list[EditionSummary]:

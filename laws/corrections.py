@@ -38,6 +38,17 @@ class Entry:
     uses: int = 0
 
 
+def _check_not_empty(raw: str, data: dict) -> None:
+    """An emptied corrections file would serve every repaired provision
+    unrepaired, and nothing else would notice: a corpus with no corrections
+    says so by having no file."""
+    if data.get("correction"):
+        return
+    what = "is empty" if not raw.strip() else "is empty: it holds no [[correction]] entry"
+    raise SourceError(CORRECTIONS, f"{what}, so the sources' curated repairs would be lost; put back its "
+                                   f"entries (a corpus that needs no corrections has no {CORRECTIONS} at all)")
+
+
 @dataclass
 class Corrections:
     entries: list[Entry] = field(default_factory=list)
@@ -45,9 +56,10 @@ class Corrections:
     @classmethod
     def load(cls, corpus_dir: Path) -> "Corrections":
         path = Path(corpus_dir) / CORRECTIONS
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():  # a broken link is a file gone wrong, not no file
             return cls()
         raw, data = tomlfiles.read(path)
+        _check_not_empty(raw, data)
         lines = tomlfiles.entry_lines(raw, "correction")
         entries = []
         for item, line in zip(data.get("correction", []), lines):

@@ -1,6 +1,7 @@
 """Reading the corpus's TOML files (manifest.toml, corrections.toml,
-alignment-overrides.toml): a file that is not UTF-8 or not TOML stops the
-build with a message naming the file and the line, never a traceback."""
+alignment-overrides.toml): a file that cannot be read, is not UTF-8 or not
+TOML stops the build with a message naming the file and the line, never a
+traceback."""
 from __future__ import annotations
 
 import re
@@ -12,7 +13,10 @@ from laws.model import SourceError
 
 def read(path: Path) -> tuple[str, dict]:
     """(the file's text, its TOML data)."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:  # a folder in its place, no permission, a broken link
+        raise SourceError(path.name, f"is unreadable ({exc.strerror or exc})") from None
     try:
         raw = data.decode("utf-8")
     except UnicodeDecodeError as exc:
