@@ -260,7 +260,7 @@ class Searcher:
         synonyms()  # read once per process: now, rather than in the first search
         term("opening")  # ... and the analyzer's spelling table
 
-    def _shard(self, edition: str) -> tuple[int, dict]:
+    def _shard(self, edition: str) -> tuple[Path, dict]:
         """The postings file of `edition`'s shard and its table of terms
         (search/index.py `_write_postings`), opened, and the shard's documents
         read, on first use."""
@@ -295,11 +295,15 @@ class Searcher:
                 self._topic_laws = {**self._topic_laws, **topics}
             if cites:
                 self.cites = {**self.cites, **cites}
-            fd = os.open(self.path / postings_file(e["shard"]), os.O_RDONLY)
-            size = os.fstat(fd).st_size
-            (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
-            table = pickle.loads(os.pread(fd, size - 8 - at, at))
-            self._shards[edition] = found = (fd, table)
+            postings = self.path / postings_file(e["shard"])
+            fd = os.open(postings, os.O_RDONLY)
+            try:
+                size = os.fstat(fd).st_size
+                (at,) = struct.unpack("<Q", os.pread(fd, 8, size - 8))
+                table = pickle.loads(os.pread(fd, size - 8 - at, at))
+            finally:
+                os.close(fd)
+            self._shards[edition] = found = (postings, table)
             return found
 
     def _columns(self, d: int, doc: dict) -> None:
@@ -325,13 +329,6 @@ class Searcher:
         if doc["edition"] == self.in_force:
             any_ *= IN_FORCE_WEIGHT
         return one, any_, doc["kind"] == "law" and doc["family"] == self.guide_family
-
-    def __del__(self):
-        for fd, _ in getattr(self, "_shards", {}).values():
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
     def words_of(self, terms_set: frozenset) -> re.Pattern | None:
         """A pattern finding the words of a text that may have one of `terms_set`
@@ -475,11 +472,19 @@ class Searcher:
         found = self._post_cache.recent(key)
         if found is not None:
             return found
-        fd, table = self._shard(edition)
+        postings, table = self._shard(edition)
         where = table.get((field, t))
         if where is None:
             return _NO_POSTINGS
-        ids, sc, pos = pickle.loads(os.pread(fd, where[1], where[0]))
+        # opened for each read, not kept open: a worker then holds no file
+        # of a build between reads, so a rebuild's deleted builds free their
+        # disk space at once (an open and a close cost microseconds; read
+        # postings are kept in memory, _post_cache)
+        fd = os.open(postings, os.O_RDONLY)
+        try:
+            ids, sc, pos = pickle.loads(os.pread(fd, where[1], where[0]))
+        finally:
+            os.close(fd)
         base = self.offset[edition]
         if base:
             ids = [base + i for i in ids]

@@ -229,11 +229,12 @@ def validate(c: Checker, payload: Any, schema: dict | None = None) -> dict:
         raise BadRequest("The input must be a JSON object with the checker's fields "
                          f"({', '.join(schema.get('properties', {}))}).", None)
     _bound(schema, payload)
+    _reject_non_whole(schema, payload)
     _reject_non_finite(schema, payload)
     error = first_error(schema, jsonschema.Draft202012Validator(schema).iter_errors(payload))
     if error is not None:
         raise BadRequest(*_explain(schema, error))
-    return _coerce(schema, payload)
+    return dict(payload)
 
 
 def first_error(schema: dict, errors):
@@ -286,6 +287,23 @@ def _bound(schema: dict, payload: dict) -> None:
             stack.extend((top, v) for v in value)
         elif isinstance(value, dict):
             stack.extend((top, v) for v in value.values())
+
+
+def _reject_non_whole(schema: dict, payload: dict) -> None:
+    """A float where the schema wants an integer is refused, though JSON Schema
+    takes 7.0 as one: JSON's `0.` followed by 60,000 nines, which Python reads
+    as 1.0, was board 1, and 1e400 is no board either.  A client writing a
+    whole number writes it without a point (JavaScript's JSON does)."""
+    for name, prop in schema.get("properties", {}).items():
+        value = payload.get(name)
+        if prop.get("type") == "integer" and isinstance(value, float):
+            raise BadRequest(f"{_title(schema, name)} must be a whole number.", name)
+        items = prop.get("items", {})
+        if prop.get("type") == "array" and items.get("type") == "integer" and isinstance(value, list):
+            for i, v in enumerate(value):
+                if isinstance(v, float):
+                    raise BadRequest(f"{_title(schema, name)}: {items.get('title', 'item')} {i + 1} "
+                                     "must be a whole number.", name)
 
 
 def _reject_non_finite(schema: dict, payload: dict) -> None:
@@ -373,19 +391,6 @@ def _explain(schema: dict, error: jsonschema.ValidationError) -> tuple[str, str 
     if v == "pattern":
         return f"{what} is not in the expected form ({sub.get('x-format-hint', 'see the description')}).", top
     return f"{what} is not acceptable: {error.message}.", top
-
-
-def _coerce(schema: dict, payload: dict) -> dict:
-    """JSON has one kind of number: 7.0 passes as an integer; make it 7."""
-    out = dict(payload)
-    for name, prop in schema.get("properties", {}).items():
-        if name not in out:
-            continue
-        if prop.get("type") == "integer" and isinstance(out[name], float):
-            out[name] = int(out[name])
-        elif prop.get("type") == "array" and prop.get("items", {}).get("type") == "integer":
-            out[name] = [int(v) if isinstance(v, float) else v for v in out[name]]
-    return out
 
 
 # --- the store ---------------------------------------------------------------

@@ -29,6 +29,7 @@ from laws.checkers import codes as checker_codes
 from laws.checkers import registry
 from laws.web.db import StoreMissing, get_db
 from laws.web.errors import BadRequest
+from laws.web.limits import MAX_NUMBER_CHARS
 
 bp = Blueprint("checkers", __name__)
 
@@ -147,9 +148,19 @@ def _number(text: str, integer: bool):
     return int(f) if f.is_integer() else f
 
 
+def _short_number(name: str, prop: dict, text: str) -> str:
+    """`text`, a number typed for the field `name`, when it is short enough to
+    read: as in a JSON body (laws.web.limits), a longer one is refused unread."""
+    if len(text.strip()) > MAX_NUMBER_CHARS:
+        raise BadRequest(f"{prop.get('title', name).capitalize()} must be a number of at most "
+                         f"{MAX_NUMBER_CHARS} characters (it has {len(text.strip())}).", name)
+    return text
+
+
 def form_to_input(c: registry.Checker, form, schema: dict | None = None) -> dict:
     """The checker's input from HTML form fields, guided by its schema
-    (ported as formToInput in static/checkers/checkers.js)."""
+    (ported as formToInput in static/checkers/checkers.js).  Raises BadRequest
+    for a number too long to read."""
     schema = schema or c.input_schema
     data: dict = {}
     for name, prop in schema.get("properties", {}).items():
@@ -164,7 +175,7 @@ def form_to_input(c: registry.Checker, form, schema: dict | None = None) -> dict
             items = prop.get("items", {})
             values = _split(raw, prop)
             if items.get("type") in ("integer", "number"):
-                values = [_number(v, items["type"] == "integer") for v in values]
+                values = [_number(_short_number(name, prop, v), items["type"] == "integer") for v in values]
             elif "enum" in items:
                 values = [v.upper() for v in values]
             if values or name in schema.get("required", []):
@@ -178,7 +189,7 @@ def form_to_input(c: registry.Checker, form, schema: dict | None = None) -> dict
         if raw.strip() == "":
             continue
         if kind in ("integer", "number"):
-            data[name] = _number(raw, kind == "integer")
+            data[name] = _number(_short_number(name, prop, raw), kind == "integer")
         else:
             data[name] = raw.strip()
     return data
@@ -262,16 +273,17 @@ def page(checker_id: str):
     # carried so far), and the director completes it before it is checked
     filling = (bool(form.get("record")) or bool(form.get(FILL))) and CHECK not in form
     submitted = CHECK in form or (not filling and any(k in schema["properties"] for k in form))
-    values: dict = form_to_input(c, form, schema) if filling else {}
+    values: dict = {}
     outcome = error = None
     error_field = None
     status = 200
-    if submitted:
-        values = form_to_input(c, form, schema)
-        try:
+    try:
+        if filling or submitted:
+            values = form_to_input(c, form, schema)
+        if submitted:
             outcome = registry.run(c.id, values, codes)
-        except BadRequest as exc:
-            error, error_field, status = str(exc), exc.field, 400
+    except BadRequest as exc:
+        error, error_field, status = str(exc), exc.field, 400
     example_url = url_for("checkers.page", checker_id=c.id, **{
         k: _field_value(schema["properties"][k], v) if not isinstance(v, bool) else ("on" if v else "")
         for k, v in c.example.items() if not (isinstance(v, bool) and not v)})

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from laws.errors import BadInput, quotable
 from laws.queries import NotFound
 from laws.web.db import StoreMissing
-from laws.web.limits import TOO_LARGE
+from laws.web.limits import TOO_LARGE, NumberRefused
 
 
 # the domain's error for correctable input, answered here with a 400
@@ -58,6 +58,11 @@ def init_app(app) -> None:
     def bad_request(exc):
         extra = {"field": exc.field} if exc.field else {}
         return respond(400, str(exc), **extra)
+
+    @app.errorhandler(NumberRefused)
+    def number_refused(exc):
+        # the JSON routes' 400s name a field, null when the body as a whole is at fault
+        return respond(400, exc.description, field=exc.field)
 
     @app.errorhandler(StoreMissing)
     def store_missing(exc):

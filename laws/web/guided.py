@@ -181,8 +181,8 @@ def carried(args) -> dict | None:
     items = []
     for c in record.parse_carried(args.getlist("calc") if hasattr(args, "getlist") else args.get("calc", [])):
         checker = registry.get(c["checker"])
-        inp = form_to_input(checker, c["fields"])
         try:
+            inp = form_to_input(checker, c["fields"])
             out = registry.run(checker.id, inp)
         except BadInput as exc:
             raise RulingError(f"The {checker.title.lower()} carried into this record: {exc}", "calc") from None

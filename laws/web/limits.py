@@ -15,6 +15,16 @@ route, so that no hostile input reaches a view as a 500.
   ASCII in a query string are percent-encoded before routing.
 * The body stream: an error while reading it (a malformed chunk, a client that
   sends less than its Content-Length and stops) is a 400 or 408, not a 500.
+* Numbers in JSON: a literal over MAX_NUMBER_CHARS characters is refused
+  before it is parsed, naming the field that holds it (`0.` and 60,000 nines
+  is read by float as 1.0, a board number; an integer of thousands of digits
+  costs `int` real time); NaN and Infinity, which Python's parser accepts and
+  JSON has not, are refused the same way.  A number written with a point or
+  an exponent is read by what it says: a whole number (5.0, 1E2) is that
+  integer, as JSON Schema counts it; a fraction a float would round to a
+  whole number, or a whole number of more than MAX_NUMBER_CHARS digits
+  (1e400), is refused naming its field.  Whether a number is whole where a
+  whole number is due is the domain's to say (laws.checkers.registry).
 * Numbers in addresses: ASCII digits only, at most MAX_NUMBER_DIGITS of them
   (`str.isdigit` accepts '²', which `int` rejects; a number of 5000 digits
   costs `int` real time): `number_arg` and `law_number` are the only way
@@ -32,6 +42,8 @@ route, so that no hostile input reaches a view as a 500.
   the JSON encoder escapes any left, so a reply always encodes.
 """
 from __future__ import annotations
+
+from decimal import Decimal
 
 import re
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
@@ -51,6 +63,7 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_JSON_DEPTH = 20
 MAX_NUMBER_DIGITS = 3  # law numbers (1 to 93); a query argument allows the digits of its maximum
 MAX_FORM_PARTS = 200
+MAX_NUMBER_CHARS = 30  # a number literal in input: 10**29 is more than any count or score of bridge
 
 TOO_LARGE = (f"The request is too large: at most {MAX_BODY_BYTES // 1024} KB is accepted "
              "(the largest input a checker takes is a few KB).")
@@ -98,6 +111,94 @@ def number_arg(name: str, default: int, low: int, high: int) -> int:
 
 # --- JSON ------------------------------------------------------------------------------
 
+class NumberRefused(HTTPBadRequest):
+    """A number in a JSON body the app does not read, with the field holding it
+    (answered by laws.web.errors as the other input errors: 400 {error, field})."""
+
+    def __init__(self, message: str, field: str | None):
+        super().__init__(message)
+        self.field = field
+
+
+class _Refused:
+    """A number literal the parser was handed and did not read: the walk after
+    parsing finds the field holding it, which the parser's hooks cannot see."""
+
+    __slots__ = ("in_field", "in_body")
+
+    def __init__(self, in_field: str, in_body: str):
+        self.in_field, self.in_body = in_field, in_body  # what is wrong, said of a field / of the body
+
+
+def _field_name(path: list[str]) -> str:
+    return ".".join(k if len(k) <= 40 else k[:40] + "…" for k in path)
+
+
+def _find_refused(value, path: list[str]) -> tuple[_Refused, list[str]] | None:
+    # recursion is bounded: the body's nesting was checked first (MAX_JSON_DEPTH)
+    if isinstance(value, _Refused):
+        return value, path
+    if isinstance(value, dict):
+        items = ((path + [k], v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((path, v) for v in value)
+    else:
+        return None
+    for p, v in items:
+        found = _find_refused(v, p)
+        if found is not None:
+            return found
+    return None
+
+
+def loads_numbers_bounded(text, loads, **kwargs):
+    """`loads(text)` with number literals over MAX_NUMBER_CHARS characters, NaN
+    and Infinity refused by a NumberRefused naming the field that holds one."""
+    refused: list[_Refused] = []
+
+    def refuse(in_field: str, in_body: str) -> _Refused:
+        refused.append(_Refused(in_field, in_body))
+        return refused[-1]
+
+    def number(parse):
+        def hook(literal: str):
+            n = len(literal)
+            if n > MAX_NUMBER_CHARS:
+                return refuse(f"must be a number of at most {MAX_NUMBER_CHARS} characters (it has {n})",
+                              f"holds a number of {n} characters; at most {MAX_NUMBER_CHARS} are read")
+            return parse(literal)
+        return hook
+
+    def fraction(literal: str):
+        # The literal decides, not the float it rounds to: a whole number
+        # written with a point or an exponent (5.0, 1E2) is the integer it
+        # says, as JSON Schema counts it; a fraction that a float would read
+        # as a whole number (0.99999999999999999999 -> 1.0) is refused, and
+        # so is a whole number too large for any count of bridge (1e400).
+        exact = Decimal(literal)
+        if exact == exact.to_integral_value():
+            if exact.adjusted() >= MAX_NUMBER_CHARS:
+                return refuse(f"is too large: a number of at most {MAX_NUMBER_CHARS} digits is read",
+                              f"holds a number of more than {MAX_NUMBER_CHARS} digits")
+            return int(exact)
+        read = float(literal)
+        if read.is_integer():
+            return refuse(f"is not read exactly: {literal} would be read as {read:g}",
+                          f"holds {literal}, which would be read as {read:g}")
+        return read
+
+    def constant(name: str):
+        return refuse(f"must be a number: {name} is not one in JSON", f"holds {name}, which is not a number in JSON")
+
+    value = loads(text, parse_int=number(int), parse_float=number(fraction), parse_constant=constant, **kwargs)
+    if refused:
+        found, path = _find_refused(value, [])  # type: ignore[misc]
+        if path:
+            raise NumberRefused(f"{_field_name(path)} {found.in_field}.", _field_name(path))
+        raise NumberRefused(f"The request body {found.in_body}.", None)
+    return value
+
+
 def json_depth(text: str | bytes) -> int:
     """How deep lists and objects nest in a JSON text (brackets inside strings
     do not count).  Linear in the text, which the size limit bounds."""
@@ -115,13 +216,13 @@ def json_depth(text: str | bytes) -> int:
 
 
 class JSONProvider(DefaultJSONProvider):
-    """Flask's JSON, refusing a body nested deeper than any input needs, and
-    writing only what UTF-8 can encode."""
+    """Flask's JSON, refusing a body nested deeper than any input needs or a
+    number longer than any input needs, and writing only what UTF-8 can encode."""
 
     def loads(self, s, **kwargs):
         if json_depth(s) > MAX_JSON_DEPTH:
             raise HTTPBadRequest(TOO_DEEP)
-        return super().loads(s, **kwargs)
+        return loads_numbers_bounded(s, super().loads, **kwargs)
 
     def dumps(self, obj, **kwargs):
         # ensure_ascii is off (readable replies), so a lone surrogate from the

@@ -164,6 +164,10 @@ def _code_editions() -> list[dict]:
     return [e for e in queries.editions(get_db()) if e["kind"] == "code"]
 
 
+def code_edition_ids() -> frozenset[str]:
+    return cached("code_edition_ids", lambda: frozenset(e["id"] for e in _code_editions()))
+
+
 def edition_pages(edition_id: str) -> list[str]:
     """An edition's pages: its contents, its definitions (where it has them)
     and every law."""
@@ -484,9 +488,12 @@ def init_app(app) -> None:
 
     @app.get("/offline/editions/<edition>.json")
     def offline_edition_json(edition: str):
+        # an id is looked up before anything is kept under it: kept per id,
+        # junk ids would fill the worker's caches and push the real pages out
+        if edition not in code_edition_ids():
+            shown = edition if len(edition) <= 40 else edition[:40] + "…"
+            raise queries.NotFound(f"There is no code edition '{shown}' to keep offline.")
         found = edition_manifest(edition)
-        if found is None:
-            raise queries.NotFound(f"There is no code edition '{edition}' to keep offline.")
         resp = Response(json.dumps(found, separators=(",", ":")), mimetype="application/json")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
