@@ -158,18 +158,27 @@ def test_form_error_rerenders_with_message_and_400(client):
     assert 'id="f-level" name="level" value="9"' in html and 'aria-invalid="true"' in html
 
 
-@pytest.mark.parametrize("data", [
-    {"level": "four", "strain": "S", "tricks": "10"},
-    {"level": "4.5", "strain": "S", "tricks": "10"},
-    {"level": "", "strain": "", "tricks": ""},
-    {},
+@pytest.mark.parametrize("data, message", [
+    ({"level": "four", "strain": "S", "tricks": "10"}, "Level must be a whole number."),
+    ({"level": "4.5", "strain": "S", "tricks": "10"}, "Level must be a whole number."),
+    ({"level": "", "strain": "", "tricks": ""}, "Level is missing: please give it."),
+    ({}, "Level is missing: please give it."),
 ])
-def test_form_nonsense_is_400_never_500(client, data):
-    assert client.post("/checkers/score", data=data, follow_redirects=True).status_code == 400
+def test_form_nonsense_is_400_never_500(client, data, message):
+    r = client.post("/checkers/score", data=data, follow_redirects=True)
+    assert r.status_code == 400
+    # the page says what is wrong with the first bad field, in its error box
+    box = re.search(r'<div class="checker-error" role="alert" id="error">\s*<h2>(.*?)</h2>\s*(.*?)\s*</div>',
+                    r.get_data(as_text=True), re.S)
+    assert box and box.groups() == ("Please check the input", f"<p>{message}</p>")
 
 
 def test_unknown_checker_page_is_404(client):
-    assert client.get("/checkers/no-such").status_code == 404
+    r = client.get("/checkers/no-such")
+    assert r.status_code == 404
+    # the 404 names what was asked for, then lists the checkers there are
+    lead = re.search(r'<p class="lead">(.*?)</p>', r.get_data(as_text=True)).group(1)
+    assert lead.split(" Checkers: ")[0] == "There is no checker &#39;no-such&#39;."
 
 
 def test_provision_fragment_is_url_encoded(app):

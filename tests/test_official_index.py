@@ -265,9 +265,17 @@ def test_index_page_filters_without_javascript(client):
     assert client.get("/2017/index?q=" + "x" * 5000).status_code == 200
 
 
+def _lead(r) -> str:
+    return re.search(r'<p class="lead">(.*?)</p>', r.get_data(as_text=True)).group(1)
+
+
 def test_index_page_404(client):
-    assert client.get("/2007/index").status_code == 404
-    assert client.get("/1997/index").status_code == 404
+    # 2007 is in the corpus without an official index; 1997 is no edition at all
+    r = client.get("/2007/index")
+    assert (r.status_code, _lead(r)) == (404, "The Laws of Duplicate Bridge 2007 in the corpus has no official index.")
+    r = client.get("/1997/index")
+    assert (r.status_code, _lead(r)) == (404, "There is no edition &#39;1997&#39;. Editions: 2007, 2017, "
+                                              "1993-rubber, dbrs-2017.")
 
 
 def test_index_linked_from_home_and_contents(client):

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -77,8 +78,10 @@ def test_a_listed_hash_is_the_pages_etag(client):
 
 
 def test_unknown_edition_has_no_list(client):
-    assert client.get("/offline/editions/1999.json").status_code == 404
-    assert client.get("/offline/editions/dbrs-2017.json").status_code == 404  # the guide is not a code
+    for edition in ("1999", "dbrs-2017"):  # (dbrs-2017: the guide is not a code)
+        r = client.get(f"/offline/editions/{edition}.json")
+        lead = re.search(r'<p class="lead">(.*?)</p>', r.get_data(as_text=True)).group(1)
+        assert (r.status_code, lead) == (404, f"There is no code edition &#39;{edition}&#39; to keep offline.")
 
 
 def test_a_rebuild_with_one_law_changed_changes_only_that_laws_hash(client, rebuilt):

@@ -336,8 +336,10 @@ def test_guide_markdown_escapes_raw_html_and_links_underlined_topics():
 
 
 def test_guide_topic_without_prefix(client, db):
+    # /guide/<id> without "topic:" is the same page as with it
     tid = queries.guide(db)[0]["id"]
-    get(client, f"/guide/{tid.removeprefix('topic:')}")
+    assert tid.startswith("topic:")
+    assert text(get(client, f"/guide/{tid.removeprefix('topic:')}")) == text(get(client, f"/guide/{tid}"))
 
 
 def test_sources_page_has_provenance_and_attribution(client, db):

@@ -118,6 +118,7 @@
     this.trick = []; this.number = first; this.winners = [];
     this.showedOut = { N: {}, E: {}, S: {}, W: {} }; this.penalty = { N: [], E: [], S: [], W: [] }; this.minor = {};
     this.log = [];  // [seat, card, trick] of every card played
+    this.deemedAfter = false;  // a card played with another was deemed played after it, in turn (58A)
   }
   Table.prototype.defender = function (s) { return s !== this.declarer && s !== this.dummy; };
   Table.prototype.side = function (s) { return s === this.declarer ? "declarer" : s === this.dummy ? "dummy" : "defender"; };
@@ -177,7 +178,7 @@
         if (i === 0) throw new RulingError("Card 1: 'simultaneous' marks a card played at the same moment as the card before it; there is none.", "play");
         var prev = events[i - 1];
         if (prev.seat === seat) return facts("simultaneous-cards", i, { other: prev.card, other_honour: isHonour(prev.card), several: t.penalty[seat].length > 0, late: bothSidesPlayedAfter(t, events, i) });
-        if (seat === t.expected()) { t.play(seat, card); continue; }
+        if (seat === t.expected()) { t.play(seat, card); t.deemedAfter = true; continue; }
         return irregularPlay(t, events, i, facts, true);
       }
       if (marker === "facedown") {
@@ -222,7 +223,8 @@
       }
     }
     if (t.expected() === null) throw new RulingError("From trick " + t.first + ", enter the cards of trick " + t.first + " from its lead: who is to play is not known without the tricks before it.", "trick");
-    return facts("none", null, { next: t.expected() });
+    // the next card leads to a trick only after a trick has been won (44G)
+    return facts("none", null, { next: t.expected(), leading: !t.trick.length && t.winners.length > 0, simultaneous: t.deemedAfter });
   }
 
   function irregularPlay(t, events, i, facts, simultaneous) {

@@ -266,6 +266,7 @@ class _Table:
         self.penalty: dict[str, list[str]] = {s: [] for s in SEATS}
         self.minor: set[str] = set()
         self.log: list[tuple[str, str, int]] = []  # (seat, card, trick) of every card played
+        self.deemed_after = False  # a card played with another was deemed played after it, in turn (58A)
 
     def defender(self, seat: str) -> bool:
         return seat not in (self.declarer, self.dummy)
@@ -388,6 +389,7 @@ def analyse(req: dict) -> dict:
                              late=_both_sides_played_after(t, events, i))
             if seat == t.expected():  # 58A: deemed played after the other card, in turn
                 t.play(seat, card)
+                t.deemed_after = True
                 continue
             return _irregular_play(t, events, i, facts, simultaneous=True)
 
@@ -459,7 +461,9 @@ def analyse(req: dict) -> dict:
     if t.expected() is None:
         raise RulingInputError(f"From trick {t.first}, enter the cards of trick {t.first} from its lead: who is to "
                                "play is not known without the tricks before it.", "trick")
-    return facts("none", None, next=t.expected())
+    # the next card leads to a trick only after a trick has been won (44G)
+    return facts("none", None, next=t.expected(), leading=not t.trick and bool(t.winners),
+                 simultaneous=t.deemed_after)
 
 
 def _irregular_play(t: _Table, events, i, facts, simultaneous: bool = False) -> dict:
