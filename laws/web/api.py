@@ -1,13 +1,42 @@
 """The JSON API for editions, laws, definitions and the guide (CONTRACT.md)."""
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify
 
 from laws import queries
 from laws.web.db import get_db
 from laws.web.limits import law_number
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.record_once
+def _build_openapi(state) -> None:
+    """The OpenAPI document, built once at startup from the schemas the server
+    validates against (laws/web/openapi.py), with the corpus's codes."""
+    from laws import manifest
+    from laws.checkers.codes import ROOT, Codes, from_manifest
+    from laws.model import SourceError
+    from laws.web import openapi
+
+    corpus = state.app.config.get("CORPUS_DIR")
+    # the manifest, not the store: the store may not be built yet when the app
+    # starts (app.py builds it after), and it is built from these editions
+    try:
+        codes = from_manifest(corpus)
+        editions = [e.id for e in manifest.load(Path(corpus or ROOT / "corpus")).editions]
+    except (SourceError, OSError):
+        # a broken corpus must not stop the app serving the store it has (app.py
+        # serves the previous build when a build fails): the editions stay open
+        codes, editions = Codes(in_force=None), None
+    state.app.extensions["lawbook_openapi"] = openapi.document(codes, editions)
+
+
+@bp.get("/openapi.json")
+def openapi_document():
+    return jsonify(current_app.extensions["lawbook_openapi"])
 
 
 def _public_law(law: dict) -> dict:

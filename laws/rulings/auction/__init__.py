@@ -18,6 +18,7 @@ import re
 from laws.errors import quotable
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
+from laws.rulings import requests
 from laws.rulings.walker import walk
 
 PERIOD = "auction"
@@ -437,6 +438,8 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     all_data = rulings_data.load(PERIOD)
     editions = editions if editions is not None else rulings_data.editions(PERIOD)
     parsed = parse(payload, editions)
+    # what the parser let through must still fit the documented schema (its own messages came first)
+    requests.check(PERIOD, payload)
     data = all_data[parsed["edition"]]
     a = analyse(parsed)
     walked = walk(data, a["kind"], a["facts"], a["values"], a["seats"])

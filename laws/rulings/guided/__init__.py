@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
+from laws.rulings import requests
 from laws.rulings.walker import walk
 
 PERIOD = "guided"
@@ -131,6 +132,8 @@ def rule(payload, available: list[str] | None = None) -> dict:
     Raises RulingError (message, field) for anything the Director can correct."""
     available = available if available is not None else editions()
     edition, procedure, answers = _check(payload, available)
+    # what the checks let through must still fit the documented schema (their own messages came first)
+    requests.check(PERIOD, payload)
     data = load()[edition]
     spec = data["kinds"][procedure]
     out = walk(data, procedure, dict(answers), {}, {})

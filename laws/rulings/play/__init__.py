@@ -54,6 +54,7 @@ import re
 from laws.errors import quotable
 from laws.rulings import RulingError as RulingInputError
 from laws.rulings import data as rulings_data
+from laws.rulings import requests
 from laws.rulings.walker import AnswerError, walk
 
 PERIOD = "play"
@@ -188,7 +189,8 @@ def _check_defective(req: dict) -> None:
 def _trick(payload: dict) -> int:
     trick = payload.get("trick", 1)
     # a bool is an int to Python, but JSON's true is no trick number; 5.0 is
-    # an integer to JSON Schema and to JavaScript
+    # an integer to JSON Schema and to JavaScript (the web layer reads a JSON
+    # 0.999... that a float would round to 1 as what it is: no whole number)
     if isinstance(trick, float) and trick.is_integer():
         trick = int(trick)
     if isinstance(trick, bool) or not isinstance(trick, int) or not 1 <= trick <= 13:
@@ -730,6 +732,8 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     data = all_data[req["edition"]]
     findings = _findings(data, req["findings"])
     req["findings"] = findings
+    # what the parser let through must still fit the documented schema (its own messages came first)
+    requests.check(PERIOD, payload)
     facts = analyse(req)
     kind = facts["kind"]
     if findings.get("dummy_act"):
