@@ -234,7 +234,7 @@ def validate(c: Checker, payload: Any, schema: dict | None = None) -> dict:
     error = first_error(schema, jsonschema.Draft202012Validator(schema).iter_errors(payload))
     if error is not None:
         raise BadRequest(*_explain(schema, error))
-    return dict(payload)
+    return _coerce(schema, payload)
 
 
 def first_error(schema: dict, errors):
@@ -289,19 +289,23 @@ def _bound(schema: dict, payload: dict) -> None:
             stack.extend((top, v) for v in value.values())
 
 
+def _fraction(value) -> bool:
+    return isinstance(value, float) and not value.is_integer()
+
+
 def _reject_non_whole(schema: dict, payload: dict) -> None:
-    """A float where the schema wants an integer is refused, though JSON Schema
-    takes 7.0 as one: JSON's `0.` followed by 60,000 nines, which Python reads
-    as 1.0, was board 1, and 1e400 is no board either.  A client writing a
-    whole number writes it without a point (JavaScript's JSON does)."""
+    """A fraction where the schema wants an integer is refused in words that
+    say so; 7.0 is 7, as JSON Schema counts it (`_coerce`).  (A fraction a
+    float would round to a whole number, JSON's `0.` and sixty nines, never
+    gets here: the web layer reads a literal by what it says.)"""
     for name, prop in schema.get("properties", {}).items():
         value = payload.get(name)
-        if prop.get("type") == "integer" and isinstance(value, float):
+        if prop.get("type") == "integer" and _fraction(value):
             raise BadRequest(f"{_title(schema, name)} must be a whole number.", name)
         items = prop.get("items", {})
         if prop.get("type") == "array" and items.get("type") == "integer" and isinstance(value, list):
             for i, v in enumerate(value):
-                if isinstance(v, float):
+                if _fraction(v):
                     raise BadRequest(f"{_title(schema, name)}: {items.get('title', 'item')} {i + 1} "
                                      "must be a whole number.", name)
 
@@ -391,6 +395,19 @@ def _explain(schema: dict, error: jsonschema.ValidationError) -> tuple[str, str 
     if v == "pattern":
         return f"{what} is not in the expected form ({sub.get('x-format-hint', 'see the description')}).", top
     return f"{what} is not acceptable: {error.message}.", top
+
+
+def _coerce(schema: dict, payload: dict) -> dict:
+    """JSON has one kind of number: 7.0 passes as an integer; make it 7."""
+    out = dict(payload)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in out:
+            continue
+        if prop.get("type") == "integer" and isinstance(out[name], float):
+            out[name] = int(out[name])
+        elif prop.get("type") == "array" and prop.get("items", {}).get("type") == "integer":
+            out[name] = [int(v) if isinstance(v, float) else v for v in out[name]]
+    return out
 
 
 # --- the store ---------------------------------------------------------------
