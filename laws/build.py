@@ -166,17 +166,26 @@ def current_store(data_dir: Path) -> Path:
 
 
 def is_stale(corpus_dir: Path, data_dir: Path) -> bool:
-    """True when there is no store, or it was built from another corpus."""
+    """True when there is no store, it was built from another corpus, or the
+    editions' statuses resolve otherwise today (a code's in_force_from has
+    come, LAWS_IN_FORCE or LAWS_TODAY changed): `python app.py` started on
+    the day a code takes effect rebuilds."""
     db_path = current_store(data_dir)
     if not db_path.exists():
         return True
     try:
         conn = store.connect(db_path)
         row = conn.execute("select value from meta where key = 'corpus'").fetchone()
+        life = conn.execute("select value from meta where key = 'statuses'").fetchone()
         conn.close()
     except Exception:  # an unreadable store is as good as none
         return True
-    return row is None or row[0] != fingerprint(corpus_dir)
+    if row is None or row[0] != fingerprint(corpus_dir):
+        return True
+    try:
+        return life is None or life[0] != manifest_mod.load(corpus_dir).statuses()
+    except SourceError:  # a broken manifest or setting: the build says what is wrong
+        return True
 
 
 def _read(source: manifest_mod.Source) -> str:
@@ -374,7 +383,10 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str]) -> B
                 step(db, tmp)
                 steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
             store.finish(db, {"corpus": fingerprint(corpus_dir), "built_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                              "corrections_file": CORRECTIONS})
+                              "corrections_file": CORRECTIONS,
+                              # the editions' statuses and the date (or LAWS_IN_FORCE) they were resolved by
+                              "statuses": manifest.statuses(), "as_of": manifest.as_of.isoformat(),
+                              "in_force_override": manifest.override or ""})
             summaries = _summaries(db, manifest, refs, index_refs, seconds, glosses)
             db.close()
             _check_shrink(manifest, summaries, served, accepted)
@@ -393,7 +405,8 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str]) -> B
     for note in notes:
         echo(note)
     echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s"
-         f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())})")
+         f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())});"
+         f" {manifest.resolved_how()}: {manifest.statuses()}")
     return result
 
 

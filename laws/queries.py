@@ -28,8 +28,16 @@ def editions(db: sqlite3.Connection) -> list[dict]:
             "publisher": e["publisher"], "description": e["description"], "guide_to": e["guide_to"],
             "declared_laws": json.loads(e["laws"]), "laws": laws, "sources": sources,
             "in_force": bool(e["in_force"]),
+            # an edition's life, resolved when the store was built (laws.manifest.resolve)
+            **{k: e[k] for k in STATUS_FIELDS},
         })
     return out
+
+
+# What the store says of an edition's life: status ('in force', 'published',
+# 'superseded' or null), published and in_force_from (ISO dates or null),
+# superseded_by (an edition id or null).  /api/editions adds these to its keys.
+STATUS_FIELDS = ("status", "published", "in_force_from", "superseded_by")
 
 
 def jump_order(edition: dict) -> tuple:

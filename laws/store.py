@@ -16,8 +16,9 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 5  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
-# 5: glosses (the plain-words layer)
+SCHEMA_VERSION = 6  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
+# 5: glosses (the plain-words layer); 6: an edition's life: editions.status, published,
+# in_force_from, superseded_by (in_force stays "the code in force", now resolved at build time)
 DB_NAME = "laws.db"
 
 
@@ -30,6 +31,9 @@ def create(path: Path) -> sqlite_utils.Database:
         "id": str, "title": str, "year": int, "kind": str, "family": str, "publisher": str,
         "description": str, "guide_to": str, "laws": str,  # laws: JSON list the manifest declares
         "in_force": int, "ord": int,
+        # resolved by laws.manifest.resolve as of the build's date (meta 'as_of'):
+        # status 'in force' | 'published' | 'superseded' | null; dates ISO, null when not recorded
+        "status": str, "published": str, "in_force_from": str, "superseded_by": str,
     }, pk="id")
     db["sources"].create({
         "file": str, "edition": str, "title": str, "kind": str, "parser": str, "laws": str,
@@ -110,6 +114,8 @@ def write_manifest(db: sqlite_utils.Database, manifest: Manifest, hashes: dict[s
         "id": e.id, "title": e.title, "year": e.year, "kind": e.kind, "family": e.family,
         "publisher": e.publisher, "description": e.description, "guide_to": e.guide_to,
         "laws": json.dumps(e.laws), "in_force": int(e.in_force), "ord": i,
+        "status": e.status, "published": e.published and e.published.isoformat(),
+        "in_force_from": e.in_force_from and e.in_force_from.isoformat(), "superseded_by": e.superseded_by,
     } for i, e in enumerate(manifest.editions))
     db["sources"].insert_all({
         "file": s.file, "edition": s.edition, "title": s.title, "kind": s.kind, "parser": s.parser,

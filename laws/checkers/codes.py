@@ -10,10 +10,12 @@ and example.  The Python checkers and their JavaScript port
 new file (a copy of the newest, edited where its Laws differ), reviewed as a
 diff: `diff data/2017.json data/2027.json`.
 
-The default edition is the code in force (`in_force` in the corpus manifest,
-or the store built from it): no edition id is written in the code.  A
-checker with no data file for the code in force answers in the newest
-edition of that code's family it has, and its page says so.
+The default edition is the code in force (the store's, resolved when it was
+built; without a store, the manifest resolved the same way by
+`laws.manifest.load`: dates, the `in_force` alias, LAWS_IN_FORCE,
+LAWS_TODAY): no edition id is written in the code.  A checker with no data
+file for the code in force answers in the newest edition of that code's
+family it has, and its page says so.
 """
 from __future__ import annotations
 
@@ -94,9 +96,9 @@ class Codes:
 
 
 @lru_cache(maxsize=8)
-def _manifest_codes(path: str, stamp: int) -> Codes:
+def _manifest_codes(path: str, stamp: int, as_of, override) -> Codes:
     from laws import manifest
-    return Codes.from_rows([e for e in manifest.load(Path(path)).editions if e.kind == "code"])
+    return Codes.from_rows([e for e in manifest.load(Path(path), as_of, override).editions if e.kind == "code"])
 
 
 def from_manifest(corpus_dir: Path | str | None = None) -> Codes:
@@ -107,4 +109,7 @@ def from_manifest(corpus_dir: Path | str | None = None) -> Codes:
         stamp = (folder / MANIFEST).stat().st_mtime_ns
     except OSError:
         stamp = 0
-    return _manifest_codes(str(folder), stamp)
+    from laws.manifest import settings
+    # the date and LAWS_IN_FORCE are part of the key: a code's day coming, or
+    # a deployment naming another code, changes the code in force
+    return _manifest_codes(str(folder), stamp, *settings())

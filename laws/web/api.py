@@ -63,7 +63,7 @@ def _public_law(law: dict) -> dict:
 @bp.get("/editions")
 def editions():
     return jsonify([{k: e[k] for k in ("id", "title", "year", "kind", "laws", "sources", "description",
-                                        "publisher", "family", "guide_to")}
+                                        "publisher", "family", "guide_to", "in_force") + queries.STATUS_FIELDS}
                     for e in queries.editions(get_db())])
 
 

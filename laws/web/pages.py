@@ -51,6 +51,65 @@ def _in_force() -> dict | None:
     return next((e for e in _editions() if e.get("in_force")), None)
 
 
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def long_date(iso: str | None) -> str | None:
+    """'2027-09-01' -> '1 September 2027' (the month in words: 09/01 reads
+    as two dates to readers on either side of the Atlantic)."""
+    if not iso:
+        return None
+    year, month, day = (int(x) for x in iso.split("-"))
+    return f"{day} {MONTHS[month - 1]} {year}"
+
+
+def life_label(e: dict) -> str | None:
+    """What the home page says of a code beside its title: 'in force', 'in
+    force from 1 September 2027', 'superseded by 2017' (the store's status,
+    resolved when it was built)."""
+    status = e.get("status")
+    if status == "published":
+        return f"in force from {long_date(e['in_force_from'])}" if e.get("in_force_from") else "not yet in force"
+    if status == "superseded":
+        return f"superseded by {e['superseded_by']}"
+    return status
+
+
+def _home_order(eds: list[dict]) -> list[dict]:
+    """The code in force, then the published codes (soonest in force first),
+    then the superseded ones (newest first), then the rest as the manifest
+    lists them: however many codes there are, the one to rule by leads."""
+    rank = {"in force": 0, "published": 1, "superseded": 2}
+
+    def key(ie):
+        i, e = ie
+        r = rank.get(e.get("status"), 3)
+        if r == 1:
+            return (r, e.get("in_force_from") or "9999", e["year"], i)
+        if r == 2:
+            return (r, "", -e["year"], i)
+        return (r, "", 0, i)
+    return [e for _, e in sorted(enumerate(eds), key=key)]
+
+
+def not_yet_in_force(ed: dict, number: int | None = None) -> dict | None:
+    """For a published code not yet in force: the banner its contents and law
+    pages open with (when published, from when in force, and a link to the
+    same law, or the contents, of the code in force of its family)."""
+    if ed.get("status") != "published":
+        return None
+    current = _in_force()
+    if current is not None and current["family"] != ed["family"]:
+        current = None  # the duplicate code in force is not this rubber code's predecessor
+    href = None
+    if current is not None:
+        href = (render.law_url(current["id"], number) if number is not None and number in current["laws"]
+                else url_for("pages.contents", edition=current["id"]))
+    return {"published": long_date(ed.get("published")), "in_force_from": long_date(ed.get("in_force_from")),
+            "current": current, "href": href}
+
+
 def _has_definitions(edition_id: str) -> bool:
     return cached(f"has_defs:{edition_id}", lambda: get_db().execute(
         "select 1 from definitions where edition = ? limit 1", [edition_id]).fetchone() is not None)
@@ -148,6 +207,9 @@ def home():
     for c in checkers.values():
         c["laws"] = citations.law_ranges(sorted(c["numbers"]))
     with_defs = sorted((e for e in eds if e["has_definitions"]), key=queries.jump_order)
+    eds = _home_order(eds)
+    for e in eds:
+        e["life"] = life_label(e)
     return render_template("home.html", editions=eds, coverage={e["id"]: coverage(e) for e in eds},
                            defs_edition=with_defs[0] if with_defs else None,
                            declared=declared, guide=[t for t in _topic_titles().values()],
@@ -173,7 +235,8 @@ def contents(edition: str):
     laws = [dict(law, title=render.nice_title(law["title"])) for law in queries.law_titles(get_db(), edition)]
     groups = chapters.group(edition, laws, _has_definitions(edition))
     return render_template("contents.html", edition=ed, groups=groups, coverage=coverage(ed),
-                           front=queries.sections(get_db(), edition), has_index=_has_index(edition))
+                           front=queries.sections(get_db(), edition), has_index=_has_index(edition),
+                           not_yet=not_yet_in_force(ed))
 
 
 @bp.get("/<edition>")
@@ -310,6 +373,7 @@ class LawPage:
             "next": numbers[i + 1] if i + 1 < len(numbers) else None,
             "terms_note": self.terms.note if self.terms else None,
             "in_force": in_force,
+            "not_yet": not_yet_in_force(ed, n),  # a published code before its day
             "witnesses": self._witnesses(law, variants),
             "outline": [{"id": p["id"], "label": p["label_text"], "url": p["url"],
                          "heading": p["heading"] or _first_words(p["text"])}
