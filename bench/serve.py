@@ -54,6 +54,19 @@ def data_dir(given: str | None):
         yield Path(tmp)
 
 
+def _up(url: str, proc: subprocess.Popen, seconds: float) -> bool:
+    """Whether `url` answers before `proc` stops or `seconds` pass."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=30).read()
+            return True
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)
+
+
 @contextlib.contextmanager
 def gunicorn(data: Path, workers: int = 2, threads: int = 4):
     """gunicorn serving `data`; yields (base URL, the server process)."""
@@ -66,16 +79,9 @@ def gunicorn(data: Path, workers: int = 2, threads: int = 4):
                             stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/search?q=law", timeout=30).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    sys.exit("gunicorn did not start:\n" + log.read()[-2000:])
-                time.sleep(0.3)
+        if not _up(f"{base}/api/search?q=law", proc, 60):
+            log.seek(0)
+            sys.exit("gunicorn did not start:\n" + log.read()[-2000:])
         for _ in range(workers * 4):  # every worker has opened its index (post_worker_init)
             urllib.request.urlopen(f"{base}/api/search?q=revoke", timeout=30).read()
         yield base, proc
@@ -158,15 +164,8 @@ def front(upstream: str, client_timeout: int = 10):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/api/editions", timeout=5).read()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        sys.exit("nginx did not start: " + (Path(prefix) / "error.log").read_text()[-2000:])
-                    time.sleep(0.2)
+            if not _up(f"{base}/api/editions", proc, 30):
+                sys.exit("nginx did not start: " + (Path(prefix) / "error.log").read_text()[-2000:])
             yield base
         finally:
             proc.terminate()

@@ -7,12 +7,9 @@ thread.  Through nginx, ordinary requests go on being answered while they
 trickle.  Needs nginx (`apt-get install -y nginx`; .ci/run installs it)."""
 from __future__ import annotations
 
-import os
 import importlib.util
 import shutil
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -20,8 +17,6 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from laws.web.frontserver import render
-from test_app_main import _free_port
 
 _spec = importlib.util.spec_from_file_location("bench_serve", ROOT / "bench" / "serve.py")
 serve = importlib.util.module_from_spec(_spec)
@@ -36,45 +31,17 @@ CAP = 10.0  # seconds: the test's bound, not a timing assertion
 CLIENT_TIMEOUT = 3  # the test server's client timeouts (production: 10 s)
 
 
-def _wait_for(port: int, proc: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/editions", timeout=2):
-                return
-        except OSError:
-            assert proc.poll() is None, f"{what} stopped"
-            assert time.monotonic() < deadline, f"{what} did not come up"
-            time.sleep(0.2)
-
-
 @pytest.fixture(scope="module")
 def gunicorn(built):
-    port = _free_port()
     # one worker of four threads: few enough that holding them all is easy
-    env = {**os.environ, "LAWS_DATA_DIR": str(built), "WEB_CONCURRENCY": "1", "GUNICORN_THREADS": "4"}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:laws.web.gunicorn_config",
-                             "-b", f"127.0.0.1:{port}", "app:create_app()"],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_for(port, proc, "gunicorn")
-    yield port
-    proc.terminate()
-    proc.wait(timeout=15)
+    with serve.gunicorn(built, workers=1, threads=4) as (base, _):
+        yield int(base.rsplit(":", 1)[1])
 
 
 @pytest.fixture(scope="module")
-def front(gunicorn, tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("nginx")
-    port = _free_port()
-    conf = prefix / "nginx.conf"
-    conf.write_text(render(listen=f"127.0.0.1:{port}", upstream=f"127.0.0.1:{gunicorn}", prefix=prefix,
-                           client_timeout=CLIENT_TIMEOUT, worker_processes="1", daemon=False), encoding="utf-8")
-    proc = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(prefix), "-e", str(prefix / "error.log")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    _wait_for(port, proc, "nginx")
-    yield port
-    proc.terminate()
-    proc.wait(timeout=15)
+def front(gunicorn):
+    with serve.front(f"127.0.0.1:{gunicorn}", client_timeout=CLIENT_TIMEOUT) as base:
+        yield int(base.rsplit(":", 1)[1])
 
 
 def request(port: int, data: bytes, timeout: float = 10.0) -> bytes:
