@@ -2,10 +2,12 @@
 
 `built` is the data directory of a fresh build of corpus/ (into a temporary
 folder, never ./data); `app` and `client` serve it read-only as the real site
-does; `db` is a read-only connection to its store.
+does; `db` is a read-only connection to its store; `corpus` is a private copy
+of corpus/ that a test may break.
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,14 @@ from laws.build import build, current_store
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
+
+
+@pytest.fixture()
+def corpus(tmp_path) -> Path:
+    """A private copy of the real corpus that a test may break."""
+    copy = tmp_path / "corpus"
+    shutil.copytree(CORPUS, copy)
+    return copy
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,14 +12,6 @@ from laws.build import build, current_store, is_stale
 from laws.model import SourceError
 
 from conftest import CORPUS
-
-
-@pytest.fixture()
-def corpus(tmp_path) -> Path:
-    """A private copy of the real corpus that a test may break."""
-    copy = tmp_path / "corpus"
-    shutil.copytree(CORPUS, copy)
-    return copy
 
 
 @pytest.fixture()

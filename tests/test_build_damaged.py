@@ -45,13 +45,6 @@ def served(tmp_path_factory):
 
 
 @pytest.fixture()
-def corpus(tmp_path) -> Path:
-    copy = tmp_path / "corpus"
-    shutil.copytree(CORPUS, copy)
-    return copy
-
-
-@pytest.fixture()
 def served_copy(served, tmp_path) -> Path:
     """A copy of the served data directory, for a build that is meant to switch it."""
     copy = tmp_path / "data"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -27,13 +26,6 @@ SLIDES = "000_f79d4105db5f19c6.txt"
 
 def quiet(*_a):
     pass
-
-
-@pytest.fixture()
-def corpus(tmp_path) -> Path:
-    copy = tmp_path / "corpus"
-    shutil.copytree(CORPUS, copy)
-    return copy
 
 
 @pytest.fixture()
