@@ -228,16 +228,22 @@ def _editions(db) -> list[dict]:
     def present(ed: str) -> list[int]:
         return [r[0] for r in db.execute("select number from laws where edition = ? order by number", [ed])]
 
+    # status and in_force_from (laws.manifest.resolve, kept in the store):
+    # a published successor is searched by default and named with its date
     return [{"id": r["id"], "title": r["title"], "year": r["year"], "kind": r["kind"],
              "family": r["family"] or r["id"], "in_force": bool(r.get("in_force")),
+             "status": r.get("status"), "in_force_from": r.get("in_force_from"),
              "laws": present(r["id"]), "declared": json.loads(r.get("laws") or "[]")}
             for r in db["editions"].rows_where(order_by="ord")]
 
 
 def default_editions(editions: list[dict]) -> list[str]:
     """The editions a search with no edition asked searches: the code in force
-    (else the newest code), the code before it in its family (what its
-    history and "what changed" compare it with), the newest code of every
+    (else the newest code), a published successor (a code of its family
+    published but not yet in force, status 'published': from the day it is
+    published directors read it beside the code they rule by; the soonest in
+    force, should there be several), the code before it in its family (what
+    its history and "what changed" compare it with), the newest code of every
     other family (the rubber code), and the newest edition of each other
     kind (the guide).  However many old codes the corpus holds, a search
     reads this many editions; asking for an edition searches that one (with
@@ -248,6 +254,9 @@ def default_editions(editions: list[dict]) -> list[str]:
     if codes:
         main = codes[0]
         chosen.add(main["id"])
+        successors = [e for e in codes[1:] if e["family"] == main["family"] and e.get("status") == "published"]
+        if successors:
+            chosen.add(min(successors, key=lambda e: (e.get("in_force_from") or "9999", e.get("year") or 0))["id"])
         older = [e for e in codes[1:] if e["family"] == main["family"] and (e.get("year") or 0) < (main.get("year") or 0)]
         if older:
             chosen.add(max(older, key=lambda e: e.get("year") or 0)["id"])
@@ -259,6 +268,67 @@ def default_editions(editions: list[dict]) -> list[str]:
     main_family = codes[0]["family"] if codes else None
     chosen |= {e["id"] for (kind, fam), e in newest.items() if not (kind == "code" and fam == main_family)}
     return [e["id"] for e in editions if e["id"] in chosen]  # in the store's order
+
+
+_LISTED = {"in force": 0, "published": 1, "superseded": 2}
+
+
+def listed(editions: list[dict], ids) -> list[str]:
+    """`ids` in the order the site lists editions (the home page,
+    laws/web/pages.py `_home_order`): the code in force, the published codes
+    (soonest in force first), the superseded ones (newest first), then the
+    rest in the store's order.  The order a search says what it searched in."""
+    wanted = set(ids)
+
+    def key(ie):
+        i, e = ie
+        rank = _LISTED.get(e.get("status"), 3)
+        if rank == 1:
+            return (rank, e.get("in_force_from") or "9999", e.get("year") or 0, i)
+        if rank == 2:
+            return (rank, "", -(e.get("year") or 0), i)
+        return (rank, "", 0, i)
+    return [e["id"] for _, e in sorted(enumerate(editions), key=key) if e["id"] in wanted]
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")
+
+
+def _long_date(iso: str) -> str:
+    """'2027-09-01' -> '1 September 2027', as the site writes it (the month
+    in words: 09/01 reads as two dates on either side of the Atlantic)."""
+    year, month, day = (int(x) for x in iso.split("-"))
+    return f"{day} {MONTHS[month - 1]} {year}"
+
+
+def editions_label(editions: list[dict], ids) -> str:
+    """What a search says it searched, in words: "2017 (in force), 2007,
+    rubber 1993, the guide"; a published successor with the day it takes
+    effect, "2027 (in force from 1 September 2027)".  static/search.js
+    `searchedLabel` says it in the same words on the phone."""
+    by_id = {e["id"]: e for e in editions}
+    codes = sorted((e for e in editions if e["kind"] == "code"),
+                   key=lambda e: (not e.get("in_force"), -(e.get("year") or 0)))
+    main_family = codes[0]["family"] if codes else None
+    guides = [e for e in editions if e["kind"] == "guide"]
+    names = []
+    for eid in listed(editions, ids):
+        e = by_id[eid]
+        if e["kind"] == "guide":
+            names.append("the guide" if len(guides) == 1 else f"the guide {e.get('year') or e['id']}")
+            continue
+        if e["kind"] != "code":
+            names.append(e.get("title") or eid)
+            continue
+        name = eid if e["family"] == main_family else f"{e['family']} {e.get('year') or eid}"
+        if e.get("in_force") or e.get("status") == "in force":
+            name += " (in force)"
+        elif e.get("status") == "published":
+            name += (f" (in force from {_long_date(e['in_force_from'])})" if e.get("in_force_from")
+                     else " (published, not yet in force)")
+        names.append(name)
+    return ", ".join(names)
 
 
 def shard_name(n: int) -> str:

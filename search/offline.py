@@ -20,7 +20,9 @@ so the two agree as far as they can (bench/search.py measures how far):
   without a stemmer of its own;
 * `synonyms`: the directors' vocabulary (search/synonyms.txt) as terms;
 * `ranking`: the field boosts and weights of search/query.py's `Ranking`;
-* `editions`: what the ranking and the citations need;
+* `editions`: what the ranking and the citations need, and their status (in
+  the store's order; the phone searches those of them it keeps and says
+  which, in the words and order of the server's reply);
 * `handoff`: the ruling procedures that apply each provision
   (laws/rulings/handoff.py `procedures`), so that the first result offers
   its ruling with no connection, with what the question states filled in
@@ -84,7 +86,10 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
             # next of these (search/index.py `_stored_length`)
             "lengths": list(_length_byte_cache),
         },
-        "editions": [{k: e.get(k) for k in ("id", "title", "year", "kind", "family", "in_force", "laws", "declared")}
+        # status and in_force_from: the phone says which editions it searched
+        # in the server's words (static/search.js `searchedLabel`)
+        "editions": [{k: e.get(k) for k in ("id", "title", "year", "kind", "family", "in_force", "status",
+                                            "in_force_from", "laws", "declared")}
                      for e in editions],
         "handoff": _handoff([e["id"] for e in editions]),
     }

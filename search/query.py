@@ -6,7 +6,10 @@ returns the dict /api/search serves (CONTRACT.md, with a few additions):
 
     {"query", "results": [{"edition", "law", "provision", "title", "heading", "kind",
                            "match", "snippet", "url", "more": [...]}],
-     "suggestion", "message", "total", "page", "pages", "limit"}
+     "suggestion", "message", "total", "page", "pages", "limit", "editions"}
+
+`editions` says which editions were searched, in the order the site lists
+them (search/index.py `listed`): the edition asked, else the default ones.
 
 How a query is answered:
 
@@ -20,8 +23,9 @@ How a query is answered:
    `suggestion`.  The directors' vocabulary (search/synonyms.txt) adds its
    expansions.
 3. What is searched: with no edition asked, the editions of
-   search/index.py `default_editions` (the code in force, the code before
-   it, the rubber code, the guide), however many old codes the corpus holds;
+   search/index.py `default_editions` (the code in force, a published
+   successor, the code before it, the rubber code, the guide), however many
+   old codes the corpus holds;
    with an edition asked, that edition (and the guide, as evidence).  Each
    edition is a Whoosh index of its own (a shard), whose postings Whoosh
    scored at build time with the statistics of the default editions together
@@ -77,7 +81,7 @@ from rapidfuzz.distance import OSA
 from laws import citations
 from laws.rulings.handoff import without_seats
 from search.analysis import NUMBER_WORDS, SUITS, WORD, remember_terms, spans, term
-from search.index import KINDS, META, docs_file, postings_file
+from search.index import KINDS, META, docs_file, listed, postings_file
 from search.synonyms import Slot, synonyms
 
 # the plain-words fields (laws/plain.py): `plain` weighs less than the Law's
@@ -208,6 +212,9 @@ class Searcher:
         # what a search with no edition asked searches (search/index.py `default_editions`)
         self.default_editions: tuple[str, ...] = tuple(meta.get("default_editions") or
                                                        [e["id"] for e in self.editions])
+        # ... as a reply says it searched them (in the site's order; the
+        # scoring keeps the store's, so sums add up in the same order)
+        self.searched_by_default: list[str] = listed(self.editions, self.default_editions)
         self.vocabulary: dict[str, int] = meta["vocabulary"]
         self._terms: dict[str, str | None] = meta.get("terms", {})
         remember_terms(self._terms)
@@ -749,7 +756,10 @@ class Searcher:
         ranked = without_seats(q or "")
         prepared = self.prepare(ranked or q)
         out = {"query": cleaned(q)[0], "results": [], "suggestion": prepared.suggestion,
-               "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit}
+               "message": prepared.message, "total": 0, "page": page, "pages": 0, "limit": limit,
+               # the guide is read as evidence when an edition is asked, but
+               # only that edition's documents can be results
+               "editions": [edition] if edition else list(self.searched_by_default)}
 
         if self.ranking.intents and kind in (None, "law"):
             answered = self._intent(prepared.text, edition, out)

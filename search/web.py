@@ -8,6 +8,10 @@ Parameters, the same for both:
     limit    results per page, 1 to 50                          (default 10)
     page     1, 2, ...                                          (default 1)
 
+Every reply says which editions it searched (`editions`, ids in the order
+the site lists them); the page names them in words, and its edition control
+names the default editions ("2017 (in force), 2007, rubber 1993, the guide").
+
 The API answers 400 {"error", "field"} for a missing or empty `q` and for a
 bad edition, kind, limit or page.  A query that has nothing searchable in it
 (only punctuation or stop words: `"((`, `the`) is not an error: it gets 200,
@@ -27,7 +31,7 @@ from laws.rulings import handoff
 from laws.web.db import StoreMissing, build_dir
 from laws.web.errors import BadRequest
 from laws.web.limits import number_arg
-from search.index import KINDS
+from search.index import KINDS, editions_label
 from search.query import IndexMissing, Searcher
 
 bp = Blueprint("search", __name__)
@@ -102,6 +106,10 @@ def _page(s: Searcher, p: dict, result: dict | None, error: str | None) -> str:
             args["page"] = None
         return "/search?" + urlencode({k: v for k, v in args.items() if v is not None and (v != "" or k == "q")})
 
+    # the edition control's default names what it searches, never "all
+    # editions": the default editions are a few of them (search/index.py)
+    searched = editions_label(s.editions, result["editions"]) if result else None
     return render_template("search.html", p=p, result=result, error=error, empty=EMPTY, editions=s.editions,
                            edition_titles={e["id"]: e["title"] for e in s.editions},
+                           default_label=editions_label(s.editions, s.default_editions), searched=searched,
                            kinds=KIND_NAMES, link=link)

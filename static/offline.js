@@ -10,7 +10,10 @@
 
    /offline/search (which the service worker also shows for /search and for
    words in the jump box when there is no connection): the question from the
-   address, answered by static/search.js over the payload this device keeps.
+   address, answered by static/search.js over the payload this device keeps,
+   from the editions this device keeps (the code in force, the guide, and
+   each edition the reader kept: the service worker's KEPT record), and
+   saying which, in the words the server's search page uses.
    Results are built as DOM text: nothing from the payload is read as HTML. */
 (function () {
   "use strict";
@@ -129,16 +132,35 @@
     return e;
   }
 
+  /* the editions the reader keeps ("Keep offline"), as the service worker
+     records them (templates/sw.js KEPT, in its "lawbook-meta" cache) */
+  function keptEditions() {
+    if (!window.caches) return Promise.resolve([]);
+    return caches.open("lawbook-meta").then(function (c) { return c.match("/offline/kept"); })
+      .then(function (r) { return r ? r.json() : []; }).catch(function () { return []; });
+  }
+
   msg.textContent = "Searching this device…";
-  fetch("/offline/search.json", { credentials: "same-origin" })
-    .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
-    .then(function (payload) {
+  Promise.all([fetch("/offline/search.json", { credentials: "same-origin" })
+    .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); }), keptEditions()])
+    .then(function (got) {
+      var payload = got[0], kept = Array.isArray(got[1]) ? got[1] : [];
       var engine = window.LawbookSearch.create(payload);
       var names = {};
       payload.editions.forEach(function (e) { names[e.id] = shortName(e); });
-      var found = engine.search(q, { limit: 20 });
+      /* what every device keeps (the code in force and the guide: the kit,
+         laws.web.site.kit) and what the reader chose to keep; a result from
+         an edition not kept would open on "You are offline" */
+      var editions = payload.editions.filter(function (e) {
+        return e.in_force || e.kind === "guide" || kept.indexOf(e.id) >= 0;
+      }).map(function (e) { return e.id; });
+      var found = engine.search(q, { limit: 20, editions: editions });
       document.documentElement.dataset.offlineSearch = "done";
+      document.documentElement.dataset.offlineSearched = found.editions.join(" ");
       msg.textContent = found.message || ("Offline: " + found.results.length + " result" + (found.results.length === 1 ? "" : "s") + " from the laws on this device.");
+      var searched = el("p", "searched", "Searched: " + engine.searchedLabel(found.editions) + ".");
+      searched.id = "offline-searched";
+      msg.parentNode.insertBefore(searched, msg.nextSibling);
       found.results.forEach(function (r) {
         var li = el("li", "result kind-" + r.kind);
         var h = el("h2");

@@ -264,11 +264,11 @@
     return this._known.has(t) || /^\d+$/.test(t) || t.length <= 3;
   };
 
-  Engine.prototype.cited = function (q, edition) {
+  Engine.prototype.cited = function (q, edition, among) {
     var C = root.LawbookCite;
     var parsed = C && C.parse(q);
     if (!parsed) return null;
-    var eds = this.codes.filter(function (e) { return !edition || e.id === edition; });
+    var eds = this.codes.filter(function (e) { return (!edition || e.id === edition) && (!among || among.has(e.id)); });
     var cands = C.candidates(parsed[1]);
     for (var i = 0; i < cands.length; i++) {
       for (var j = 0; j < eds.length; j++) {
@@ -291,7 +291,7 @@
     return out.join(", ");
   }
 
-  Engine.prototype.intent = function (q, edition) {
+  Engine.prototype.intent = function (q, edition, among) {
     var m = CHANGED.exec(q);
     if (m) {
       var law = parseInt(m[1] || m[2], 10), self = this;
@@ -311,7 +311,7 @@
     var parsed = root.LawbookCite && root.LawbookCite.parse(q);
     if (parsed) {
       var n = parsed[0];
-      var codes = this.codes.filter(function (e) { return !edition || e.id === edition; });
+      var codes = this.codes.filter(function (e) { return (!edition || e.id === edition) && (!among || among.has(e.id)); });
       var has = codes.some(function (e) { return e.laws.indexOf(n) >= 0 || (e.declared || []).indexOf(n) >= 0; });
       if (codes.length && !has) {
         var declared = new Set();
@@ -322,19 +322,61 @@
     return null;
   };
 
-  /* {results: [{kind, edition, law, provision, title, heading, url, snippet, more}], message} */
+  /* The editions `ids` in the order the site lists them (search/index.py
+     `listed`): the code in force, the published codes (soonest in force
+     first), the superseded ones (newest first), the rest as the payload has them. */
+  var LISTED = { "in force": 0, "published": 1, "superseded": 2 };
+  Engine.prototype.listed = function (ids) {
+    var keys = this.editions.map(function (e, i) {
+      var rank = e.status in LISTED ? LISTED[e.status] : 3;
+      return [rank, rank === 1 ? (e.in_force_from || "9999") : "", rank === 1 ? (e.year || 0) : rank === 2 ? -(e.year || 0) : 0, i, e.id];
+    });
+    keys.sort(function (a, b) {
+      for (var k = 0; k < 4; k++) if (a[k] !== b[k]) return a[k] < b[k] ? -1 : 1;
+      return 0;
+    });
+    return keys.map(function (k) { return k[4]; }).filter(function (id) { return ids.indexOf(id) >= 0; });
+  };
+
+  var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December"];
+  /* What a search says it searched, in the server's words (search/index.py
+     `editions_label`): "2017 (in force), 2007, rubber 1993, the guide". */
+  Engine.prototype.searchedLabel = function (ids) {
+    var self = this, guides = this.editions.filter(function (e) { return e.kind === "guide"; }).length;
+    return this.listed(ids).map(function (id) {
+      var e = self.edition[id];
+      if (e.kind === "guide") return guides === 1 ? "the guide" : "the guide " + (e.year || e.id);
+      if (e.kind !== "code") return e.title || id;
+      var name = e.family === self.mainFamily ? id : e.family + " " + (e.year || id);
+      if (e.in_force || e.status === "in force") return name + " (in force)";
+      if (e.status === "published") {
+        if (!e.in_force_from) return name + " (published, not yet in force)";
+        var d = e.in_force_from.split("-").map(Number);
+        return name + " (in force from " + d[2] + " " + MONTHS[d[1] - 1] + " " + d[0] + ")";
+      }
+      return name;
+    }).join(", ");
+  };
+
+  /* {results: [{kind, edition, law, provision, title, heading, url, snippet, more}], message, editions}
+     opts: limit, edition (that one alone), kind, and editions (the ids a
+     search with no edition may answer from: the phone searches the editions
+     it keeps, static/offline.js; default every edition of the payload). */
   Engine.prototype.search = function (q, opts) {
     opts = opts || {};
     var limit = opts.limit || 10, edition = opts.edition || null, kind = opts.kind || null, self = this;
+    var among = !edition && opts.editions ? new Set(opts.editions) : null;
+    var searched = edition ? [edition] : this.listed(among ? opts.editions : this.editions.map(function (e) { return e.id; }));
     q = String(q || "").normalize("NFKC").slice(0, 300);
     // who dealt and who is declarer are not searched; the ruling's hand-off reads them
     var asked = q;
     q = withoutSeats(q) || q;
     if (!kind || kind === "law") {
-      var answered = this.intent(q, edition);
-      if (answered) return answered;
+      var answered = this.intent(q, edition, among);
+      if (answered) { answered.editions = searched; return answered; }
     }
-    var cited = (!kind || kind === "law") ? this.cited(q, edition) : null;
+    var cited = (!kind || kind === "law") ? this.cited(q, edition, among) : null;
     var slots = this.slots(q);
     var scored = [];
     if (slots.length) {
@@ -355,7 +397,8 @@
       }
       scores.forEach(function (sc, id) {
         var d = self.docs[id];
-        if (d.kind === "entry" || (edition && d.edition !== edition) || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
+        if (d.kind === "entry" || (edition && d.edition !== edition) || (among && !among.has(d.edition))
+            || (kind && d.kind !== kind) || (cited && d.id === cited.id)) return;
         var w = d.kind === "guide" ? self.rk.guide_weight : d.kind === "definition" ? self.rk.definition_weight : 1;
         if (d.kind === "law" && self.edition[d.edition] && self.edition[d.edition].family === self.guideFamily) {
           w *= 1 + (evidence.get(d.law) || 0);
@@ -393,7 +436,7 @@
     var message = null;
     if (!results.length) message = slots.length || cited ? "Nothing found. Try other words, or a citation such as 27B1."
       : "Type a citation such as 27B1, or some words such as: lead out of turn.";
-    return { results: results, total: groups.size, message: message };
+    return { results: results, total: groups.size, message: message, editions: searched };
   };
 
   /* A guide topic comes right after the best provision of a law it explains

@@ -50,11 +50,21 @@ _TOPIC = _obj({"id": _STR, "title": _STR, "laws": _INTS, "html": _STR, "text": _
 _INDEX_ENTRY = _obj({"term": _STR, "cites": _STRS, "see": _STRS,
                      "subterms": {"type": "array", "items": {"$ref": "#/components/schemas/IndexEntry"}}},
                     {"see_also": _STRS, "note": _STR})
-_SEARCH = _obj({"query": _STR,
-                "results": {"type": "array", "items": _obj({"edition": _STR, "law": {"type": ["integer", "null"]},
-                                                             "provision": _NSTR, "title": _NSTR,
-                                                             "snippet": _STR, "url": _STR})},
-                "suggestion": _NSTR})
+
+
+def _search_reply(editions: list[str] | None) -> dict:
+    """/api/search's reply; `editions` (which editions it searched: the one
+    asked, else the default ones, in the order the site lists them) names
+    editions of the corpus."""
+    searched = {"type": "array", "items": {"enum": list(editions)} if editions else _STR,
+                "minItems": 1, "uniqueItems": True}
+    return _obj({"query": _STR,
+                 "results": {"type": "array", "items": _obj({"edition": _STR, "law": {"type": ["integer", "null"]},
+                                                              "provision": _NSTR, "title": _NSTR,
+                                                              "snippet": _STR, "url": _STR})},
+                 "suggestion": _NSTR, "editions": searched})
+
+
 _OPS = {"type": "array", "items": {"type": "array", "prefixItems": [{"enum": ["equal", "insert", "delete"]}, _STR]}}
 _DIFF = _obj({"law": _INT, "from": _STR, "to": _STR,
               "changes": {"type": "array", "items": _obj({"from_provision": _NSTR, "to_provision": _NSTR,
@@ -249,7 +259,8 @@ def document(codes: Codes | None = None, editions: list[str] | None = None) -> d
         "/api/guide": {"get": _get("guide", "The simplified guide's topics", {"type": "array", "items": _TOPIC_LIST})},
         "/api/guide/{topic_id}": {"get": _get("topic", "One topic of the guide, with its HTML and text", _TOPIC, 404,
                                               params=[_path_param("topic_id", "a topic id: topic:<slug>")])},
-        "/api/search": {"get": _get("search", "Search the Laws: results with <mark>ed, escaped snippets", _SEARCH,
+        "/api/search": {"get": _get("search", "Search the Laws: results with <mark>ed, escaped snippets, and the "
+                                    "editions searched", _search_reply(editions),
                                     400, params=_search_params(editions))},
         "/api/diff/{number}": {"get": _get("diff", "A law's provisions aligned between two editions", _DIFF, 400, 404,
                                            params=[number, *_diff_params()])},

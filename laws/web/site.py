@@ -241,7 +241,7 @@ def kit() -> list[dict]:
                            "what": f"every law the two codes share ({len(shared)}), word by word",
                            "href": f"/compare?{urlencode({'from': before['id'], 'to': in_force['id']})}",
                            "urls": compare_pages(before["id"], in_force["id"], shared)})
-        groups.append({"key": "search", "title": "Search", "what": "words and citations, in every edition, on this device",
+        groups.append({"key": "search", "title": "Search", "what": "words and citations, in the editions this device keeps",
                        "href": "/offline/search", "urls": ["/offline/search"]})
         return groups
     return cached("kit", compute)
