@@ -7,7 +7,8 @@ corpus plus copies of the 2007 code with a few words changed per law) is
 written to a temporary folder and built, and the run prints
 
 * build time (and its steps: parse, store, references, comparisons, search
-  index ...), store and search-index size;
+  index ...); the store's size, apart: its search tables (if any), the rest,
+  and of the rest the comparison tables; the search index directory's size;
 * search (bench/search.py `measure_scale`): p50/p95 over the question set
   in process against SQLite FTS5 over the same texts (the baseline, in the
   same run), opening the index and the first search in a fresh process, and
@@ -81,19 +82,41 @@ def build_figures(corpus: Path, data: Path) -> dict:
         comparisons = conn.execute("select count(*) from law_comparisons").fetchone()[0]
         pairs = conn.execute("select count(distinct from_edition || '>' || to_edition) from law_comparisons").fetchone()[0]
         codes = conn.execute("select count(*) from editions where kind = 'code' and laws like '%93]'").fetchone()[0]
-        # what the comparison tables weigh: the share issue 14 found at 82 %
-        try:
-            align_bytes = conn.execute("select sum(pgsize) from dbstat where name like 'alignments%' "
-                                       "or name like 'law_comparisons%' or name like 'sqlite_autoindex_alignments%' "
-                                       "or name like 'sqlite_autoindex_law_comparisons%'").fetchone()[0] or 0
-        except sqlite3.OperationalError:  # SQLite built without dbstat
-            align_bytes = None
+        parts = store_parts(conn)
     finally:
         conn.close()
     return {"seconds": result.seconds, "steps": result.steps, "cpu": result.cpu, "store_mb": _size(db) / 2**20,
             "index_mb": _size(result.path / "index") / 2**20 if (result.path / "index").exists() else 0.0,
-            "comparison_mb": align_bytes / 2**20 if align_bytes is not None else None,
+            **parts,
             "law_comparisons": comparisons, "pairs": pairs, "full_codes": codes, "build_dir": result.path}
+
+
+def store_parts(conn) -> dict:
+    """The store's pages by what holds them, in MB: its search tables (full-text
+    virtual tables and their shadow tables, should the search keep any in the
+    store: today its index is a directory of its own), the rest, and of the
+    rest the comparison tables (laws/compare/stored.py's, with their indexes:
+    the share issue 14 found at 82 %).  None each without dbstat."""
+    fts = [name for name, sql in conn.execute("select name, sql from sqlite_master where type = 'table'")
+           if sql and sql.upper().startswith("CREATE VIRTUAL TABLE") and " FTS" in sql.upper()]
+    tables = {name: tbl for name, tbl in conn.execute("select name, tbl_name from sqlite_master")}
+
+    def kind(name: str) -> str:
+        base = tables.get(name, name)  # an index counts with its table
+        if any(base == t or base.startswith(t + "_") for t in fts):
+            return "search"
+        if base in ("alignments", "law_comparisons", "alignment_evidence", "alignment_overrides"):
+            return "comparisons"
+        return "other"
+    try:
+        pages = conn.execute("select name, sum(pgsize) from dbstat group by name").fetchall()
+    except sqlite3.OperationalError:  # SQLite built without dbstat
+        return {"search_tables_mb": None, "comparison_mb": None, "store_rest_mb": None}
+    sums = {"search": 0, "comparisons": 0, "other": 0}
+    for name, size in pages:
+        sums[kind(name)] += size
+    return {"search_tables_mb": sums["search"] / 2**20, "comparison_mb": sums["comparisons"] / 2**20,
+            "store_rest_mb": (sums["comparisons"] + sums["other"]) / 2**20}
 
 
 # --- search --------------------------------------------------------------------
@@ -129,6 +152,10 @@ def _ratio(search: dict, key: str) -> str:
     return f"{search[key] / max(search['fts5_' + key], 1e-9):.2f}x"
 
 
+def _mb(value: float | None) -> str:
+    return f"{value:.1f}" if value is not None else "?"
+
+
 def report(figs: list[dict]) -> None:
     def row(label, fn):
         cells = []
@@ -147,7 +174,11 @@ def report(figs: list[dict]) -> None:
         row(f"  of which {step}, s wall (CPU)", lambda f, s=step: f"{f['steps'][s]:.1f} ({f['cpu'][s]:.1f})")
     row("comparisons stored (pairs / laws)", lambda f: f"{f['pairs']} / {f['law_comparisons']}")
     row("store, MB", lambda f: f"{f['store_mb']:.1f}")
-    row("  of which comparisons, MB", lambda f: f"{f['comparison_mb']:.1f}" if f["comparison_mb"] is not None else "?")
+    row("  of which search tables, MB", lambda f: _mb(f["search_tables_mb"]))
+    row("  store without search tables, MB", lambda f: _mb(f["store_rest_mb"]))
+    row("    of which comparisons, MB (share)", lambda f: (
+        f"{f['comparison_mb']:.1f} ({100 * f['comparison_mb'] / max(f['store_rest_mb'], 1e-9):.0f} %)"
+        if f["comparison_mb"] is not None else "?"))
     row("search index, MB", lambda f: f"{f['index_mb']:.1f}")
     row("search p50 / p95, ms", lambda f: f"{f['search']['p50']:.1f} / {f['search']['p95']:.1f}")
     row("FTS5 p50 / p95, ms (same texts)", lambda f: f"{f['search']['fts5_p50']:.1f} / {f['search']['fts5_p95']:.1f}")
@@ -188,7 +219,9 @@ def main(argv=None) -> int:
             fig = measure(n, tmp, args.seconds, not args.no_serve)
             figs.append(fig)
             print(f"{n} codes: built in {fig['seconds']:.1f} s "
-                  f"({', '.join(f'{k} {v:.1f}' for k, v in fig['steps'].items())}), store {fig['store_mb']:.1f} MB, "
+                  f"({', '.join(f'{k} {v:.1f}' for k, v in fig['steps'].items())}), store {fig['store_mb']:.1f} MB "
+                  f"(comparisons {_mb(fig['comparison_mb'])}, search tables {_mb(fig['search_tables_mb'])}), "
+                  f"index {fig['index_mb']:.1f} MB, "
                   f"measured in {time.perf_counter() - t0:.0f} s", flush=True)
     finally:
         if args.keep is None:

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from laws import compare
+from laws.compare import stored
 
 
 def _changes(db, law, a, b):
@@ -230,8 +231,8 @@ def test_on_demand_comparison_equals_what_it_serves(db):
         assert compare.law_data(db, "1993-rubber", "2017", number) == compare.compute_law(
             db, "1993-rubber", "2017", number), number
     law, rows = compare.law_data(db, "2007", "2017", 17)
-    assert rows == [dict(r) for r in db.execute(
-        "select * from alignments where from_edition = '2007' and to_edition = '2017' and law = 17 order by ord")]
+    assert rows == stored.unpack_rows(db, db.execute(
+        "select * from alignments where from_edition = '2007' and to_edition = '2017' and law = 17 order by ord"))
 
 
 def test_pairs_across_families_are_compared_on_request_with_the_overrides(db):

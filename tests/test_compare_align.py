@@ -7,7 +7,7 @@ import json
 import re
 
 from laws import compare
-from laws.compare import changes
+from laws.compare import changes, stored
 
 
 def _p(pid: str, text: str) -> dict:
@@ -56,8 +56,8 @@ def test_footnote_marks_attached_to_a_word_are_not_changes(db):
         assert (c["to_provision"], c["status"]) == (pid, "same"), pid
     assert compare.normalise("restated* rule †") == "restated rule"
     # no provision is 'changed' with nothing changed in its words or heading
-    for r in db.execute("select ops, heading_ops from alignments where status = 'changed'"):
-        assert any(op != "equal" for op, _t in json.loads(r["ops"]) + json.loads(r["heading_ops"]))
+    for r in stored.unpack_rows(db, db.execute("select * from alignments where status = 'changed'")):
+        assert any(op != "equal" for op, _t in r["ops"] + json.loads(r["heading_ops"]))
 
 
 def _move(d: dict, f: str, t: str) -> dict:

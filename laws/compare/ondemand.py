@@ -14,7 +14,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from laws.compare.stored import compare_pair_law, editions_by_id, read_store
+from laws.compare.stored import compare_pair_law, editions_by_id, read_store, unpack_rows
 
 # Pairs not compared at build time are compared on first request, from the
 # read-only store (its provisions and its copy of the curated overrides, so
@@ -68,7 +68,7 @@ def _stored_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]
         return None
     rows = conn.execute("select * from alignments where from_edition = ? and to_edition = ? and law = ? "
                         "order by ord", [old, new, number]).fetchall()
-    return dict(law), [dict(r) for r in rows]
+    return dict(law), unpack_rows(conn, rows)  # the rows as compute_law gives them
 
 
 def law_data(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:

@@ -17,7 +17,7 @@ from laws import citations
 from laws.compare.account import account
 from laws.compare.changes import STATUSES
 from laws.compare.ondemand import law_data
-from laws.compare.stored import editions_by_id
+from laws.compare.stored import editions_by_id, provisions_of
 from laws.compare.summary import counts, summary
 from laws.compare.text import reverse_ops, unique
 
@@ -190,7 +190,8 @@ def diff(conn, number: int, from_ed: str, to_ed: str, raw: bool = False) -> dict
 def _change_entry(r, rev: bool, raw: bool) -> dict:
     """An alignments row as read in the direction asked for (`rev`: newer to
     older), with the raw readings' ops when `raw`."""
-    ops = json.loads(r["raw_ops"] if raw else r["ops"])
+    # copied: an on-demand comparison's rows are cached and shared
+    ops = [[op, t] for op, t in (r["raw_ops"] if raw else r["ops"])]
     heading_ops = json.loads(r["heading_ops"])
     fp, tp = json.loads(r["from_provisions"]), json.loads(r["to_provisions"])
     f1, t1 = r["from_provision"], r["to_provision"]
@@ -230,9 +231,12 @@ def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
     `provisions`).  Provisions that carry no words of their own (a bare '40A1')
     have no entry."""
     eds = editions_by_id(conn)
-    rows = [dict(r) for r in conn.execute(
-        "select * from alignments where law = ? and (from_edition = ? or to_edition = ?)",
-        [law, edition, edition])]
+    # the stored pairs with this law first: alignments is read by its key only
+    rows = [dict(r) for fe, te in conn.execute(
+        "select from_edition, to_edition from law_comparisons where law = ? and (from_edition = ? or to_edition = ?)",
+        [law, edition, edition]).fetchall()
+        for r in conn.execute("select * from alignments where from_edition = ? and to_edition = ? and law = ? "
+                              "order by ord", [fe, te, law])]
     me = eds.get(edition)
     if me is not None and me["kind"] == "code":
         others = [e for e in eds.values() if e["kind"] == "code" and e["family"] != me["family"]
@@ -244,8 +248,8 @@ def history(conn, edition: str, law: int) -> dict[str, list[dict]]:
     out: dict[str, list[dict]] = {}
     for r in rows:
         mine_is_from = r["from_edition"] == edition
-        mine = json.loads(r["from_provisions"] if mine_is_from else r["to_provisions"])
-        theirs = json.loads(r["to_provisions"] if mine_is_from else r["from_provisions"])
+        mine = provisions_of(r, "from" if mine_is_from else "to")
+        theirs = provisions_of(r, "to" if mine_is_from else "from")
         other = r["to_edition"] if mine_is_from else r["from_edition"]
         their_law = r["to_law"] if mine_is_from else r["from_law"]
         for pid in mine:

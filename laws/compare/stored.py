@@ -4,14 +4,18 @@ The fifth stage.  At build time successive codes of each family
 (`successive_pairs`: for each law, every code that has it against the next
 one that has it) are compared, each pair of codes aligned whole
 (`_compare_pair`, over `changes.compare_code`: a provision may move to
-another law, and such a change is kept under both laws) and written to three
+another law, and such a change is kept under both laws) and written to four
 tables (`build`):
 
     law_comparisons      one row per (older edition, newer edition, law): status,
                          counts, title change, changed cross-references
     alignments           one row per change: the provisions on each side, status,
                          similarity score, word ops on the corrected text (`ops`)
-                         and on the sources' raw readings (`raw_ops`)
+                         and on the sources' raw readings (`raw_ops`), packed
+                         (`pack_ops`): the words the provisions table already
+                         holds are kept as lengths, not again as text;
+                         `unpack_rows` reads a row back as `_rows` made it
+    alignment_evidence   why provisions were paired, in words, each once
     alignment_overrides  the corpus's curated alignments (`overrides`), for
                          comparisons made later
 
@@ -25,7 +29,9 @@ calls, and a module of that name would be hidden by it.
 """
 from __future__ import annotations
 
+import functools
 import json
+import re
 import time
 from pathlib import Path
 
@@ -58,6 +64,217 @@ def successive_pairs(editions: list[dict], laws: dict[str, dict[int, str]]) -> d
 # json.dumps(..., ensure_ascii=False) makes an encoder per call; a comparison
 # row has six JSON columns and thirty codes have twenty thousand rows
 _json = json.JSONEncoder(ensure_ascii=False).encode
+# the packed columns: no spaces after separators (a third of a short list's bytes)
+_tight = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+# --- ops packed --------------------------------------------------------------
+#
+# An alignments row's word ops repeat its provisions' words, which the
+# provisions table already holds: at thirty codes the comparisons were over
+# half of the store, mostly equal runs.  Stored, `ops` and `raw_ops` are
+# packed against the texts of the row's own provisions (`side_text`): the
+# equal and insert texts are the newer side's text as the word diff shows it
+# (`text.word_ops`), so they are lengths read off that text from an offset
+# (`ops_at`, `raw_at`: a piece of a split or merge starts inside its
+# provision).  An equal run before a deleted run carries the space the word
+# diff moved off the deleted run (`text._tidy_spaces`), which the text does
+# not have there: it is kept beside the length.  A delete is its text, or
+# [offset, length] in the older side's text when that is shorter.  Anything
+# that does not read back so (a piece cut mid-word, a footnote mark opening a
+# paragraph) keeps its text: `pack_ops` checks every row by unpacking it, so
+# a packed row always reads back to the very ops compared.  `raw_ops` is NULL
+# when the raw readings give the same ops (three rows in four).  Elements:
+#
+#     n > 0        equal, the next n characters of the newer side's text
+#     -n           insert, likewise
+#     [n, "  "]    equal, the next n characters and that space
+#     "text"       delete, its text
+#     [at, n]      delete, n characters of the older side's text from `at`
+#     ["=", text]  equal, its text (not found in the newer side's text)
+#     ["+", text]  insert, likewise
+
+_MARKS = re.compile(r"\s*[*†‡]")  # footnote marks, which the word diff drops with the space before them
+_PARAS = re.compile(r"\n\s*\n")
+_DELETE_AT_MIN = 12  # a shorter delete is stored as its text: [at, n] would be as long
+
+
+@functools.lru_cache(maxsize=8192)
+def side_text(texts: tuple[str, ...]) -> str:
+    """The text a side of a change is read against: its provisions' texts
+    (`side_texts`), cut into paragraphs as the aligner cuts them
+    (`align.units`), joined as a change joins its paragraphs, shown as the
+    word diff shows text (footnote marks dropped, no space at either end).
+    Cached: each request for a law reads its provisions' texts again."""
+    paras = [t for text in texts for t in _PARAS.split(text) if t.strip()]
+    return _MARKS.sub("", "\n\n".join(paras)).strip()
+
+
+def side_texts(provisions: list, raw: bool) -> tuple[str, ...]:
+    """The texts (`raw`: the sources' raw readings, as `align.units` reads
+    them) of a side's provisions, rows with text and raw_text."""
+    pairs = [(p["text"], p["raw_text"]) for p in provisions]
+    return _raw(pairs) if raw else _plain(pairs)
+
+
+def pack_ops(ops: list[list[str]], new_text: str, old_text: str) -> tuple[list, int]:
+    """(packed ops, offset in `new_text`) for ops between the two sides'
+    `side_text`s; checked by unpacking (see above)."""
+    shown = "".join(t for op, t in ops if op != "delete")
+    first = next((t.rstrip() for op, t in ops if op != "delete"), "")
+    tried = []
+    # where the ops start: their whole newer text, else where the first run is
+    for at in (new_text.find(shown) if shown else 0, 0, new_text.find(first) if first else 0):
+        if at < 0 or at in tried:
+            continue
+        tried.append(at)
+        out = _pack_from(ops, at, new_text, old_text)
+        if unpack_ops(out, at, new_text, old_text) == ops and not any(
+                x.__class__ is list and x[0].__class__ is str for x in out):
+            return out, at
+    # some run not found in the newer text: those runs keep their text
+    at = tried[0] if tried else 0
+    out = _pack_from(ops, at, new_text, old_text)
+    if unpack_ops(out, at, new_text, old_text) != ops:  # never so far; all text, to be safe
+        out = [t if op == "delete" else ["=" if op == "equal" else "+", t] for op, t in ops]
+    return out, at
+
+
+def _pack_from(ops: list[list[str]], at: int, new_text: str, old_text: str) -> list:
+    out: list = []
+    i = at
+    for n, (op, t) in enumerate(ops):
+        core = t.rstrip()
+        if op == "delete":
+            k = old_text.find(t) if len(t) >= _DELETE_AT_MIN else -1
+            out.append([k, len(t)] if k >= 0 else t)
+        elif op == "equal" and core and core != t and _before_deleted_run(ops, n) and new_text.startswith(core, i):
+            out.append([len(core), t[len(core):]])  # the space moved off the deleted run after it
+            i += len(core)
+        elif new_text.startswith(t, i):
+            out.append(len(t) if op == "equal" else -len(t))
+            i += len(t)
+        else:
+            out.append(["=" if op == "equal" else "+", t])
+    return out
+
+
+def _before_deleted_run(ops: list[list[str]], n: int) -> bool:
+    """Whether ops[n] stands before a run of deletes with no insert after it:
+    a space the word diff moved onto ops[n] is then not in the newer text
+    (one moved off a run with an insert is that insert's own)."""
+    j = n + 1
+    while j < len(ops) and ops[j][0] == "delete":
+        j += 1
+    return j > n + 1 and (j == len(ops) or ops[j][0] == "equal")
+
+
+def unpack_ops(packed: list, at: int, new_text: str, old_text: str) -> list[list[str]]:
+    """The word ops `pack_ops` packed."""
+    out = []
+    i = at
+    for x in packed:
+        if x.__class__ is int:
+            if x > 0:
+                out.append(["equal", new_text[i:i + x]])
+                i += x
+            else:
+                out.append(["insert", new_text[i:i - x]])
+                i -= x
+        elif x.__class__ is str:
+            out.append(["delete", x])
+        elif x[0].__class__ is str:
+            out.append(["equal" if x[0] == "=" else "insert", x[1]])
+        elif x[1].__class__ is int:
+            out.append(["delete", old_text[x[0]:x[0] + x[1]]])
+        else:
+            out.append(["equal", new_text[i:i + x[0]] + x[1]])
+            i += x[0]
+    return out
+
+
+def _pack_row(row: dict, ops: list, raw_ops: list, texts: dict) -> None:
+    """Pack a row's ops in place, `texts` {(edition, provision id): provision}
+    holding its provisions."""
+    sides = [[texts[(row[f"{side}_edition"], pid)] for pid in json.loads(row[f"{side}_provisions"])]
+             for side in ("from", "to")]
+    packed, row["ops_at"] = pack_ops(ops, side_text(side_texts(sides[1], False)),
+                                     side_text(side_texts(sides[0], False)))
+    row["ops"] = _tight(packed)
+    if raw_ops == ops:
+        row["raw_ops"], row["raw_at"] = None, 0
+    else:
+        packed, row["raw_at"] = pack_ops(raw_ops, side_text(side_texts(sides[1], True)),
+                                         side_text(side_texts(sides[0], True)))
+        row["raw_ops"] = _tight(packed)
+    for side in ("from", "to"):  # one provision (or none), as nine rows in ten: its id says it
+        if json.loads(row[f"{side}_provisions"]) == _implied(row[f"{side}_provision"]):
+            row[f"{side}_provisions"] = None
+
+
+def _implied(first: str | None) -> list[str]:
+    """A side's provisions when a stored row keeps them NULL: its first only."""
+    return [first] if first else []
+
+
+@functools.lru_cache(maxsize=16384)
+def _implied_json(first: str | None) -> str:
+    """`_implied` as `_rows` writes it (cached: an encoder call per row was a
+    fifth of reading a law's rows)."""
+    return _json(_implied(first))
+
+
+def provisions_of(row, side: str) -> list[str]:
+    """A stored (or unpacked) row's provisions on one side ("from", "to")."""
+    listed = row[f"{side}_provisions"]
+    return json.loads(listed) if listed is not None else _implied(row[f"{side}_provision"])
+
+
+def unpack_rows(conn, rows: list) -> list[dict]:
+    """Stored alignments rows (`conn` the store) as `_rows` makes them for the
+    web app: `ops` and `raw_ops` the word ops, read back from the provisions'
+    texts."""
+    rows = [dict(r) for r in rows]
+    sides = [(r["from_edition"], provisions_of(r, "from"), r["to_edition"], provisions_of(r, "to")) for r in rows]
+    ids = {r["evidence"] for r in rows if r["evidence"] is not None}
+    evidence = dict(conn.execute(f"select id, text from alignment_evidence where id in ({','.join('?' * len(ids))})",
+                                 list(ids)).fetchall()) if ids else {}
+    want: dict[str, set] = {}
+    for fe, fp, te, tp in sides:
+        want.setdefault(fe, set()).update(fp)
+        want.setdefault(te, set()).update(tp)
+    texts = {}
+    for edition, ids in want.items():
+        if ids:  # by the primary key (edition, id): an OR of both sides in one query scans
+            for pid, text, raw in conn.execute(f"select id, text, raw_text from provisions where edition = ? "
+                                               f"and id in ({','.join('?' * len(ids))})", [edition, *ids]):
+                texts[(edition, pid)] = (text, raw)
+    for r, (fe, fp, te, tp) in zip(rows, sides):
+        old = [texts[(fe, pid)] for pid in fp]
+        new = [texts[(te, pid)] for pid in tp]
+        # the older side's text is read only for a delete kept as [at, n] (a nested list)
+        ops = unpack_ops(json.loads(r["ops"]), r.pop("ops_at"), side_text(_plain(new)),
+                         side_text(_plain(old)) if "[" in r["ops"][1:] else "")
+        raw_at = r.pop("raw_at")
+        if r["raw_ops"] is None:
+            raw_ops = ops  # rows read from the store are not kept: sharing the lists is safe
+        else:
+            raw_ops = unpack_ops(json.loads(r["raw_ops"]), raw_at, side_text(_raw(new)),
+                                 side_text(_raw(old)) if "[" in r["raw_ops"][1:] else "")
+        r["ops"], r["raw_ops"] = ops, raw_ops
+        for side in ("from", "to"):
+            if r[f"{side}_provisions"] is None:
+                r[f"{side}_provisions"] = _implied_json(r[f"{side}_provision"])
+        r["evidence"] = evidence.get(r["evidence"], "")
+    return rows
+
+
+def _plain(texts: list[tuple[str, str]]) -> tuple[str, ...]:
+    return tuple((t or "").strip() for t, _raw in texts)
+
+
+def _raw(texts: list[tuple[str, str]]) -> tuple[str, ...]:
+    return tuple((raw or t or "").strip() for t, raw in texts)
 
 
 def compare_pair_law(old: str, new: str, number: int, old_provisions: list[dict], new_provisions: list[dict],
@@ -79,10 +296,13 @@ def compare_pair_law(old: str, new: str, number: int, old_provisions: list[dict]
 
 
 def _rows(old: str, new: str, number: int, changes: list[dict], title_old: str,
-          title_new: str) -> tuple[dict, list[dict]]:
-    """A law's changes as the rows the store keeps.  `incoming` counts, by
-    status, the changes that came from another law: they are in that law's
-    rows too, and the change matrix's totals count them once."""
+          title_new: str, texts: dict | None = None) -> tuple[dict, list[dict]]:
+    """A law's changes as the rows the store keeps: with `texts` (the
+    provisions by (edition, id)), their ops packed as the build stores them
+    (`pack_ops`); else the word ops themselves, as the web app reads rows
+    (`unpack_rows`) and keeps a comparison made on demand.  `incoming`
+    counts, by status, the changes that came from another law: they are in
+    that law's rows too, and the change matrix's totals count them once."""
     title_changed = normalise(title_old).lower() != normalise(title_new).lower()
     refs = unique(r for c in changes for r in citation_changes(c["ops"]))
     c = counts(changes)
@@ -104,9 +324,12 @@ def _rows(old: str, new: str, number: int, changes: list[dict], title_old: str,
         "status": ch["status"], "score": ch["score"], "how": ch["how"], "reason": ch["reason"],
         "evidence": ch["evidence"],
         "text_changed": int(ch["text_changed"]), "minor": int(ch["minor"]),
-        "ops": _json(ch["ops"]), "raw_ops": _json(ch["raw_ops"]),
+        "ops": ch["ops"], "raw_ops": ch["raw_ops"],
         "heading_ops": _json(ch["heading_ops"]),
     } for ch in changes]
+    if texts is not None:
+        for row, ch in zip(align_rows, changes):
+            _pack_row(row, ch["ops"], ch["raw_ops"], texts)
     return law_row, align_rows
 
 
@@ -121,9 +344,10 @@ def _compare_pair(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, 
     a_laws = {n: provisions.get((old, n), []) for n in laws[old]}
     b_laws = {n: provisions.get((new, n), []) for n in laws[new]}
     by_law = compare_code(a_laws, b_laws, mine)
+    texts = {(e, p["id"]): p for e, side in ((old, a_laws), (new, b_laws)) for ps in side.values() for p in ps}
     law_rows, align_rows = [], []
     for number in numbers:
-        law_row, rows = _rows(old, new, number, by_law[number], laws[old][number], laws[new][number])
+        law_row, rows = _rows(old, new, number, by_law[number], laws[old][number], laws[new][number], texts)
         law_rows.append(law_row)
         align_rows += rows
     notes = []
@@ -140,7 +364,7 @@ def _compare_pair(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, 
 
 def build(db, corpus_dir: Path) -> dict:
     """Compare successive codes of each family (`successive_pairs`) and write
-    the two tables, and the curated overrides the web app needs to compare
+    the comparison tables, and the curated overrides the web app needs to compare
     any other pair the same way.  `db` is the sqlite_utils.Database being
     built.  Returns figures."""
     t0 = time.perf_counter()
@@ -163,20 +387,24 @@ def build(db, corpus_dir: Path) -> dict:
         align_rows += rows[1]
         notes += rows[2]
     figures = {"pairs": len(pairs), "laws": len(law_rows), "changes": len(align_rows), "notes": notes}
+    # each way of saying why a pair was made, once: thirty codes have twenty
+    # thousand rows and a few hundred distinct explanations
+    said = {text: n for n, text in enumerate(unique(r["evidence"] for r in align_rows if r["evidence"]), 1)}
+    for r in align_rows:
+        r["evidence"] = said.get(r["evidence"])
+    _insert(conn, "alignment_evidence", [{"id": n, "text": text} for text, n in said.items()])
     for table, rows in (("law_comparisons", law_rows), ("alignments", align_rows)):
         _insert(conn, table, rows)
-    db["alignments"].create_index(["from_edition", "from_provision"])
-    db["alignments"].create_index(["to_edition", "to_provision"])
     conn.commit()
     figures["seconds"] = round(time.perf_counter() - t0, 3)
     return figures
 
 
 def _create_tables(db) -> None:
-    """The three tables, made anew (a build writes a fresh store, but a test
+    """The four tables, made anew (a build writes a fresh store, but a test
     may build into one in place)."""
     conn = db.conn
-    for table in ("alignments", "law_comparisons", "alignment_overrides"):
+    for table in ("alignments", "alignment_evidence", "law_comparisons", "alignment_overrides"):
         conn.execute(f"drop table if exists {table}")
     db["law_comparisons"].create({
         "from_edition": str, "to_edition": str, "law": int, "status": str,
@@ -186,17 +414,24 @@ def _create_tables(db) -> None:
         "refs": str,  # JSON [[old, new], ...]: cross-references changed in place
         "summary": str,
     }, pk=("from_edition", "to_edition", "law"))
-    db["alignments"].create({
-        "from_edition": str, "to_edition": str, "law": int, "ord": int, "rev_ord": int,
-        "from_law": int, "to_law": int,  # the laws of either side: they differ for a move across laws
-        "from_provision": str, "to_provision": str,
-        "from_provisions": str, "to_provisions": str,  # JSON lists (N:M groups)
-        "part_of": str,  # JSON {"from_provisions", "to_provisions"} of a split or merge, or null
-        "status": str, "score": float, "how": str, "reason": str,
-        "evidence": str,  # why the provisions were paired: the score's parts, in words
-        "text_changed": int, "minor": int,
-        "ops": str, "raw_ops": str, "heading_ops": str,  # JSON [[op, text], ...]
-    }, pk=("from_edition", "to_edition", "law", "ord"))
+    # without rowid: the table is its primary key's tree, not a second copy
+    # of the key beside it (a seventh of the table at thirty codes).  Read by
+    # that key only (a law of a pair; a law's history finds its pairs in
+    # law_comparisons first), so no other index.
+    conn.execute("""create table alignments (
+        from_edition text, to_edition text, law integer, ord integer, rev_ord integer,
+        from_law integer, to_law integer,  -- the laws of either side: they differ for a move across laws
+        from_provision text, to_provision text,
+        from_provisions text, to_provisions text,  -- JSON lists (N:M groups); NULL: the first one only
+        part_of text,  -- JSON {"from_provisions", "to_provisions"} of a split or merge, or null
+        status text, score float, how text, reason text,
+        evidence integer,  -- alignment_evidence.id: why the provisions were paired, in words
+        text_changed integer, minor integer,
+        ops text, raw_ops text,  -- packed (pack_ops); raw_ops NULL when it is ops
+        ops_at integer, raw_at integer,  -- where the packed ops start in the newer side's text
+        heading_ops text,  -- JSON [[op, text], ...]
+        primary key (from_edition, to_edition, law, ord)) without rowid""")
+    db["alignment_evidence"].create({"id": int, "text": str}, pk="id")
     # the corpus's curated alignments, kept in the store: comparisons made
     # later by the web app read the store only, never the corpus folder
     db["alignment_overrides"].create({
