@@ -103,6 +103,44 @@ def test_victory_points_at_and_beyond_the_blitz_and_for_team_b():
     assert "neither team won: a draw" in out["explanation"]
 
 
+
+@pytest.mark.parametrize("margin, boards, a, b, who, blitz, winner", [
+    (0.5, 16, 10.16, 9.84, "Over 16 boards team A won by 0.5 IMPs", 60, 10.16),
+    (-0.5, 16, 9.84, 10.16, "Over 16 boards team B won by 0.5 IMPs", 60, 10.16),
+    (1, 1, 11.2, 8.8, "Over 1 board team A won by 1 IMP", 15, 11.2),
+    (-1, 4, 9.39, 10.61, "Over 4 boards team B won by 1 IMP", 30, 10.61),
+    (3, 2, 12.42, 7.58, "Over 2 boards team A won by 3 IMPs", 21.21, 12.42),
+])
+def test_victory_points_whole_answer_for_small_margins(margin, boards, a, b, who, blitz, winner):
+    assert Decimal(str(winner)) == wbf_vp(abs(margin), boards)
+    assert run("victory-points", margin=margin, boards=boards) == {
+        "result": {"team_a": a, "team_b": b, "blitz": blitz, "capped": False},
+        "explanation": f"{who}; against a blitz of {blitz} IMPs (15 × √{boards}) the formula gives {winner} VPs to "
+                       f"the winner: team A {a} VPs, team B {b} VPs (rounded to two decimals, the loser getting 20 "
+                       "less the winner's). The scale is the WBF continuous 20-point victory point scale (2013), "
+                       "which applies only where the Regulating Authority adopts it (Law 78D); the Laws themselves "
+                       "give only IMPs.",
+        "cites": ["78D"], "edition": "2017"}
+
+def test_victory_points_at_the_blitz_exactly_are_capped():
+    assert run("victory-points", margin=60, boards=16) == {
+        "result": {"team_a": 20, "team_b": 0, "blitz": 60, "capped": True},
+        "explanation": "Over 16 boards team A won by 60 IMPs; that reaches the blitz of 60 IMPs (15 × √16), so the "
+                       "winner gets the maximum: team A 20 VPs, team B 0 VPs (rounded to two decimals, the loser "
+                       "getting 20 less the winner's). The scale is the WBF continuous 20-point victory point scale "
+                       "(2013), which applies only where the Regulating Authority adopts it (Law 78D); the Laws "
+                       "themselves give only IMPs.",
+        "cites": ["78D"], "edition": "2017"}
+
+
+@pytest.mark.parametrize("numerator, denominator, expected", [
+    (5, 2, 3), (-5, 2, -3), (1, 2, 1), (-1, 2, -1),  # halves away from zero
+    (0, 3, 0), (4, 3, 1), (-4, 3, -1), (-2, 3, -1), (2, 3, 1),
+])
+def test_div_round_is_exact_with_halves_away_from_zero(numerator, denominator, expected):
+    assert conversions.div_round(numerator, denominator) == expected
+
+
 def test_the_scale_constants_are_the_nearest_doubles():
     """tau and ln tau in the data are the doubles nearest the exact values
     (math.log(tau) is not: it is off in the last bits on some platforms)."""
@@ -161,9 +199,27 @@ def test_cross_imps_round_halves_away_from_zero():
 def test_cross_imps_of_two_scores_and_of_equal_scores():
     assert run("cross-imps", scores=[620, 170])["result"] == {"imps": [10, -10], "average": [10, -10],
                                                               "comparisons": 1}
+    assert run("cross-imps", scores=[620, 170])["explanation"] == (
+        "Each of the 2 scores is compared with each of the 1 other (not with itself), each difference converted to "
+        "IMPs on Law 78B's scale; the total is divided by the 1 comparison and rounded to two decimals (halves away "
+        "from zero): 620 gets +10 (+10 a comparison), 170 gets -10 (-10 a comparison). Scoring by cross-IMPs and "
+        "the averaging are regulation (Law 78D), not the Laws.")
     assert run("cross-imps", scores=[100, 100, 100])["result"] == {"imps": [0, 0, 0], "average": [0, 0, 0],
                                                                    "comparisons": 2}
 
+
+
+def test_cross_imps_whole_answer_of_three_scores():
+    """130 against 100 twice: +30 is 1 IMP (Law 78B's 20-40), so +2 over 2 comparisons; each 100 gets
+    0 and -1."""
+    assert run("cross-imps", scores=[100, 100, 130]) == {
+        "result": {"imps": [-1, -1, 2], "average": [-0.5, -0.5, 1], "comparisons": 2},
+        "explanation": "Each of the 3 scores is compared with each of the 2 others (not with itself), each difference "
+                       "converted to IMPs on Law 78B's scale; the total is divided by the 2 comparisons and rounded "
+                       "to two decimals (halves away from zero): 100 gets -1 (-0.5 a comparison), 100 gets -1 (-0.5 "
+                       "a comparison), 130 gets +2 (+1 a comparison). Scoring by cross-IMPs and the averaging are "
+                       "regulation (Law 78D), not the Laws.",
+        "cites": ["78B", "78D"], "edition": "2017"}
 
 def test_cross_imps_totals_balance():
     import random
@@ -204,6 +260,17 @@ def test_butler_example_worked_by_hand():
 def test_butler_datum_rounds_to_ten_halves_away_from_zero(scores, datum, mean):
     r = run("butler", scores=scores, drop=0)["result"]
     assert (r["datum"], r["mean"], r["kept"]) == (datum, mean, len(scores))
+
+
+@pytest.mark.parametrize("scores, head, mean, datum, each", [
+    ([4], "Of the 1 score", 4, 0, "4 gets 0"),
+    ([410, 420], "Of the 2 scores", 415, 420, "410 gets 0, 420 gets 0"),
+])
+def test_butler_whole_explanation_without_a_drop(scores, head, mean, datum, each):
+    assert run("butler", scores=scores, drop=0)["explanation"] == (
+        f"{head}, none left out (the regulation drops none), the mean is {mean}; rounded to the nearest 10 (a mean "
+        f"ending in exactly 5 rounds away from zero) the datum is {datum}. Each score's difference from the datum "
+        f"in IMPs on Law 78B's scale: {each}. The datum and how it is made are regulation (Law 78D), not the Laws.")
 
 
 def test_butler_is_the_same_from_either_direction():

@@ -8,6 +8,7 @@ simplified guide) or an independent published source.
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
@@ -164,6 +165,70 @@ def test_score_message_is_in_words():
     assert str(bad("score", level=4, strain="S", tricks=14)) == "Tricks taken must be at most 13."
 
 
+def test_score_defeated_contract_whole_answer():
+    # Law 77: doubled vulnerable undertricks are 200, then 300 each: three down is 800
+    assert run("score", level=4, strain="S", risk="X", vulnerable=True, tricks=7) == {
+        "result": {"contract": "4SX", "score": -800, "made": False, "overtricks": 0, "undertricks": 3,
+                   "parts": [{"name": "three doubled undertricks", "points": -800}]},
+        "explanation": "4SX (4 spades, doubled), vulnerable, taking 7 tricks, is defeated by three tricks: "
+                       "three doubled undertricks 800, so the declaring side scores -800.",
+        "cites": ["77", "19D"], "edition": "2017"}
+
+
+def test_score_made_contract_whole_answer():
+    # 3NT + 1 not vulnerable: 100 trick score, 300 game premium, 30 overtrick (Law 77)
+    assert run("score", level=3, strain="NT", tricks=10) == {
+        "result": {"contract": "3NT", "score": 430, "made": True, "overtricks": 1, "undertricks": 0,
+                   "parts": [{"name": "trick score (game)", "points": 100}, {"name": "game premium", "points": 300},
+                             {"name": "one undoubled overtrick", "points": 30}]},
+        "explanation": "3NT (3 no trump, undoubled), not vulnerable, taking 10 tricks, is made with one overtrick: "
+                       "trick score (game) 100 + game premium 300 + one undoubled overtrick 30, so the declaring "
+                       "side scores 430.",
+        "cites": ["77"], "edition": "2017"}
+
+
+def test_score_just_made_and_two_overtricks_whole_answers():
+    assert run("score", level=4, strain="H", tricks=10) == {
+        "result": {"contract": "4H", "score": 420, "made": True, "overtricks": 0, "undertricks": 0,
+                   "parts": [{"name": "trick score (game)", "points": 120}, {"name": "game premium", "points": 300}]},
+        "explanation": "4H (4 hearts, undoubled), not vulnerable, taking 10 tricks, is just made: trick score (game) "
+                       "120 + game premium 300, so the declaring side scores 420.",
+        "cites": ["77"], "edition": "2017"}
+    # 2DXX vulnerable + 2: 160 (4 x 40) + 500 + 100 (Law 77's premium for a redoubled contract) + 2 x 400
+    assert run("score", level=2, strain="D", risk="XX", vulnerable=True, tricks=10) == {
+        "result": {"contract": "2DXX", "score": 1560, "made": True, "overtricks": 2, "undertricks": 0,
+                   "parts": [{"name": "trick score (game)", "points": 160}, {"name": "game premium", "points": 500},
+                             {"name": "premium for making a redoubled contract", "points": 100},
+                             {"name": "two redoubled overtricks", "points": 800}]},
+        "explanation": "2DXX (2 diamonds, redoubled), vulnerable, taking 10 tricks, is made with two overtricks: "
+                       "trick score (game) 160 + game premium 500 + premium for making a redoubled contract 100 + "
+                       "two redoubled overtricks 800, so the declaring side scores 1560.",
+        "cites": ["77", "19D"], "edition": "2017"}
+    # as the API sends it: whole numbers of points (800, not 800.0)
+    parts = run("score", level=2, strain="D", risk="XX", vulnerable=True, tricks=10)["result"]["parts"]
+    assert json.dumps([p["points"] for p in parts]) == "[160, 500, 100, 800]"
+
+
+@pytest.mark.parametrize("level, strain, risk, vul, tricks, contract, words, score", [
+    # Law 77's undertricks: undoubled 50 (100 vulnerable) each; doubled not vulnerable 100, 200, 200, then 300
+    (3, "NT", "", True, 8, "3NT (3 no trump, undoubled), vulnerable, taking 8 tricks", "one undoubled undertrick",
+     -100),
+    (4, "H", "", False, 8, "4H (4 hearts, undoubled), not vulnerable, taking 8 tricks", "two undoubled undertricks",
+     -100),
+    (2, "C", "X", False, 1, "2CX (2 clubs, doubled), not vulnerable, taking 1 trick", "seven doubled undertricks",
+     -1700),
+    (3, "S", "", False, 0, "3S (3 spades, undoubled), not vulnerable, taking 0 tricks", "nine undoubled undertricks",
+     -450),
+])
+def test_score_defeated_explanation_counts_tricks_in_words(level, strain, risk, vul, tricks, contract, words, score):
+    out = run("score", level=level, strain=strain, risk=risk, vulnerable=vul, tricks=tricks)
+    down = words.split()[0]
+    assert out["explanation"] == (f"{contract}, is defeated by {down} trick{'' if down == 'one' else 's'}: "
+                                  f"{words} {-score}, so the declaring side scores {score}.")
+    assert out["result"]["parts"] == [{"name": words, "points": score}]
+    assert json.dumps(out["result"]["score"]) == str(score)  # a whole number (-1700, not -1700.0)
+
+
 # --- imps (Law 78B) ------------------------------------------------------------
 
 # Law 78B's scale, as printed in the 2007 text: (low, high, IMPs)
@@ -205,6 +270,22 @@ def test_imps_known_values(difference, imps, source):
     assert run("imps", difference=difference)["result"]["imps"] == imps, source
 
 
+
+@pytest.mark.parametrize("difference, imps, band, words", [
+    (430, 10, "430–490", "gains 10 IMPs"),
+    (-20, -1, "20–40", "loses 1 IMP"),
+    (0, 0, "0–10", "neither gains nor loses (0 IMPs)"),
+    (1, 0, "0–10", "gains 0 IMPs"),  # any positive difference is a gain, even one worth no IMP
+    (-1, 0, "0–10", "loses 0 IMPs"),
+    (4000, 24, "4000 and upward", "gains 24 IMPs"),
+])
+def test_imps_whole_answer(difference, imps, band, words):
+    assert run("imps", difference=difference) == {
+        "result": {"difference": difference, "imps": imps, "band": band},
+        "explanation": f"A difference of {difference} points is in the band {band} of the IMP scale, so the "
+                       f"contestant {words}.",
+        "cites": ["78B"], "edition": "2017"}
+
 def test_imps_bad_input():
     assert bad("imps", difference="430").field == "difference"
     assert bad("imps").field == "difference"
@@ -224,6 +305,19 @@ def test_matchpoints_known_values(scores, expected, source):
     assert out["result"]["matchpoints"] == expected, source
     assert out["result"]["top"] == 2 * (len(scores) - 1)
     assert out["cites"] == ["78A"]
+
+
+def test_matchpoints_percentages_to_two_decimals():
+    out = run("matchpoints", scores=[100, 200, 300, 400])
+    assert out["result"] == {"matchpoints": [0, 2, 4, 6], "top": 6, "percentages": [0, 33.33, 66.67, 100]}
+    assert out["explanation"] == ("Each of the 4 scores gets two matchpoints for every score it beats and one for "
+                                  "every score equal to it, on a top of 6: 100 gets 0, 200 gets 2, 300 gets 4, "
+                                  "400 gets 6.")
+    assert run("matchpoints", scores=[420, 420, 450, -50])["explanation"] == (
+        "Each of the 4 scores gets two matchpoints for every score it beats and one for every score equal to it, "
+        "on a top of 6; tied scores share: 420 gets 3, 420 gets 3, 450 gets 6, -50 gets 0.")
+    # a board played once has a top of 0: the score is an average
+    assert run("matchpoints", scores=[100])["result"] == {"matchpoints": [0], "top": 0, "percentages": [50]}
 
 
 def test_matchpoints_sum_to_n_times_n_minus_1():
@@ -256,6 +350,9 @@ def test_artificial_score_at_imps(fault, imps):
     # 12C2(b) (2007 also 86A, which 2017 gave to substitute boards): 'plus or minus 3 imps'
     r = run("artificial-score", fault=fault, scoring="imps")
     assert r["result"]["imps"] == imps
+    assert r["explanation"] == {"none": "A contestant in no way at fault gets average plus: +3 IMPs.",
+                                "partly": "A contestant only partly at fault gets average: 0 IMPs.",
+                                "directly": "A contestant directly at fault gets average minus: -3 IMPs."}[fault]
     assert r["cites"] == (["12C2(a)"] if fault == "partly" else ["12C2(a)", "12C2(b)"])
 
 
@@ -263,8 +360,11 @@ def test_artificial_score_at_imps(fault, imps):
     ("none", 64, 64, True),       # 12C2(c): above 60 % keeps its session percentage
     ("none", 55, 60, False),
     ("none", 60, 60, False),      # 'exceeding 60%'
+    ("none", 60.5, 60.5, True),
     ("directly", 35, 35, True),   # 'less than 40%'
     ("directly", 45, 40, False),
+    ("directly", 40, 40, False),  # 'less than 40%'
+    ("directly", 39.5, 39.5, True),
     ("partly", 30, 50, False),    # 12C2(c) is for non-offending and offending contestants
 ])
 def test_artificial_score_session_modification(fault, session, expected, modified):
@@ -278,6 +378,41 @@ def test_artificial_score_session_imps():
     assert run("artificial-score", fault="none", scoring="imps", session_imps=4.5)["result"]["imps"] == 4.5
     assert run("artificial-score", fault="directly", scoring="imps", session_imps=-5)["result"]["imps"] == -5
     assert run("artificial-score", fault="directly", scoring="imps", session_imps=2)["result"]["imps"] == -3
+
+
+
+def test_artificial_score_session_percentage_keeps_two_decimals():
+    assert run("artificial-score", fault="none", session_percentage=61.25, top=20)["result"] == {
+        "award": "average plus", "percentage": 61.25, "matchpoints": 12.25, "modified_by_session_score": True}
+
+
+@pytest.mark.parametrize("session, imps, modified", [
+    (5, -3, False),     # a good session does not help a contestant directly at fault
+    (-3.5, -3.5, True),  # 'less than' -3: its own worse average
+    (-3, -3, False),
+    (-2.5, -3, False),
+])
+def test_artificial_score_directly_at_fault_at_imps(session, imps, modified):
+    r = run("artificial-score", fault="directly", scoring="imps", session_imps=session)
+    assert r["result"] == {"award": "average minus", "imps": imps, "modified_by_session_score": modified}
+    assert r["cites"] == ["12C2(a)", "12C2(b)"] + (["12C2(c)"] if modified else [])
+
+
+@pytest.mark.parametrize("session, imps, modified", [(3.5, 3.5, True), (3, 3, False), (-5, 3, False)])
+def test_artificial_score_in_no_way_at_fault_at_imps(session, imps, modified):
+    # 12C2(c): a non-offending contestant keeps its session average when it exceeds +3 IMPs
+    r = run("artificial-score", fault="none", scoring="imps", session_imps=session)
+    assert r["result"] == {"award": "average plus", "imps": imps, "modified_by_session_score": modified}
+    assert r["cites"] == ["12C2(a)", "12C2(b)"] + (["12C2(c)"] if modified else [])
+
+@pytest.mark.parametrize("fault, session, explanation", [
+    ("none", 64, "A contestant in no way at fault gets average plus, but its session score on the other boards is "
+                 "better for it than that, so it keeps it: 64 % of the matchpoints."),
+    ("directly", 35, "A contestant directly at fault gets average minus, but its session score on the other boards "
+                     "is worse than that, so it gets that instead: 35 % of the matchpoints."),
+])
+def test_artificial_score_explains_the_session_score(fault, session, explanation):
+    assert run("artificial-score", fault=fault, session_percentage=session)["explanation"] == explanation
 
 
 def test_artificial_score_guide_example():
@@ -304,10 +439,11 @@ GUIDE_OTHERS = [-100, 100, 200, 300, 620, 620, 620, 620, 620, 620]
 
 def test_weighted_score_guide_example():
     r = run("weighted-score", outcomes=[500, 200], weights=[30, 70], other_scores=GUIDE_OTHERS)
-    assert r["result"]["each"] == [8, 5]
-    assert r["result"]["score"] == 5.9
-    assert r["result"]["top"] == 20
-    assert r["result"]["opponents"] == 14.1
+    # 5.9 of 20 is 29.5 %
+    assert r["result"] == {"score": 5.9, "each": [8, 5], "top": 20, "percentage": 29.5, "opponents": 14.1}
+    assert r["explanation"] == ("Scored against the 10 other results, the outcomes are worth 8 (for 500), 5 (for 200) "
+                                "matchpoints; weighted as 30 % of 500, 70 % of 200, that is 5.9 on a top of 20 "
+                                "(29.5 %), leaving 14.1 to the opponents.")
     assert r["cites"] == ["12C1(c)", "78A"]
 
 
@@ -329,6 +465,7 @@ def test_weighted_score_single_outcome_is_plain_matchpoints():
 @pytest.mark.parametrize("data, field", [
     ({"outcomes": [500, 200], "weights": [30, 60], "other_scores": [1]}, "weights"),
     ({"outcomes": [500, 200], "weights": [100], "other_scores": [1]}, "weights"),
+    ({"outcomes": [500, 200], "weights": [30, 70.5], "other_scores": [1]}, "weights"),  # 100.5 %
     ({"outcomes": [500], "weights": [100]}, "other_scores"),
     ({"outcomes": [500], "weights": [100], "scoring": "imps"}, "other_table"),
     ({"outcomes": [500], "weights": [0]}, "weights"),
@@ -374,11 +511,18 @@ def test_team_average_non_balancing_knockout(edition, laws):
     assert r["cites"] == laws
     r = run("team-average", adjustment="non-balancing", imps_a=5, imps_b=-2)
     assert r["result"] == {"team_a": 3.5, "team_b": -3.5}
+    assert r["explanation"] == ("In knockout play each team's score is calculated separately: team A's assigned "
+                                "score gives it +5 IMPs and team B's gives it -2 IMPs, that is +2 to team A; the "
+                                "average of the two, +3.5 IMPs, is assigned to team A, and -3.5 to team B.")
     # balancing scores average to themselves
     assert run("team-average", adjustment="non-balancing", imps_a=7, imps_b=-7)["result"]["team_a"] == 7
 
 
 def test_team_average_bad_input():
     assert bad("team-average", adjustment="non-balancing", imps_a=3).field == "imps_b"
+    assert str(bad("team-average", adjustment="non-balancing", imps_a=3)) == (
+        "Give the IMPs for team B, from its own assigned score.")
+    assert str(bad("team-average", adjustment="non-balancing", imps_b=3)) == (
+        "Give the IMPs for team A, from its own assigned score.")
     assert bad("team-average", adjustment="average plus", imps_a=3).field == "imps_a"
     assert bad("team-average", adjustment="average").field == "adjustment"

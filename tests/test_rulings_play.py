@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from laws.rulings import RulingError, data as rulings_data, play
+from laws.rulings import RulingError, data as rulings_data, play, walker
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rulings_play.json"
 CASES = json.loads(FIXTURES.read_text(encoding="utf-8"))["cases"]
@@ -285,3 +285,107 @@ def test_every_folded_answer_is_one_path_through_the_tree(edition):
             seen.append(a["facts"][node["on"]])
         assert set(seen) == set(node["cases"]), pointer
         assert len({json.dumps(a["facts"], sort_keys=True) + json.dumps(a.get("when")) for a in answers}) == len(answers)
+
+
+# --- the walker itself, on a small tree ------------------------------------------
+
+SMALL_TREE = {
+    "kinds": {
+        "lead": {"cites": ["54"], "tree": {"say": "{offender} led out of turn.", "cites": ["54A"], "use": "accept"}},
+        "other": {"cites": ["9"], "tree": {"outcome": {"next": "lho"}}},
+        "loop": {"tree": {"use": "loop"}},
+        "asked": {"tree": {"on": "suit", "ask": {"text": "Which suit?", "kind": "suit"},
+                           "cases": {"S": {"outcome": {}}}}},
+        "unasked": {"tree": {"on": "suit", "cases": {"S": {"outcome": {}}}}},
+    },
+    "subtrees": {
+        "accept": {
+            "on": "accepted", "cites": ["54B"],
+            "option": {"who": "lho", "choices": {"yes": {"id": "accept", "text": "{lho} accepts the lead"},
+                                                 "no": {"id": "refuse", "text": "{lho} refuses it"}}},
+            "ask": {"text": "Does {lho} accept the lead?", "kind": "choice", "who": "lho",
+                    "answers": {"yes": "Yes, {lho} accepts", "no": "No"},
+                    "together": {"text": "Does {lho} accept, and is the suit spades?",
+                                 "answers": [{"label": "{lho} accepts; spades",
+                                              "facts": {"accepted": "yes", "suit": "S"}},
+                                             {"label": "Refused", "facts": {"accepted": "no"}},
+                                             {"label": "Refused, vulnerable", "facts": {"accepted": "no"},
+                                              "when": {"vul": ["yes"]}}]}},
+            "cases": {"yes": {"outcome": {"information": "{lho} accepted", "next": "offender"}, "then": "restrict"},
+                      "no": {"use_kind": "kind2"}}},
+        "restrict": {"cites": ["26"], "outcome": {"lead_restrictions": {"declarer_may": "forbid", "seat": "offender"}}},
+        "loop": {"use": "loop"},
+    },
+}
+SMALL_VALUES = {"offender": "West", "lho": "North"}
+SMALL_SEATS = {"offender": "W", "lho": "N"}
+QUESTION = {"id": "accepted", "text": "Does North accept the lead?", "kind": "choice", "who": "N",
+            "answers": [{"value": "yes", "label": "Yes, North accepts"}, {"value": "no", "label": "No"}],
+            "cites": ["54B"]}
+
+
+def _options(chosen_yes, chosen_no):
+    return [{"id": "accept", "value": "yes", "who": "N", "text": "North accepts the lead", "cites": ["54B"],
+             "chosen": chosen_yes},
+            {"id": "refuse", "value": "no", "who": "N", "text": "North refuses it", "cites": ["54B"],
+             "chosen": chosen_no}]
+
+
+def _walk(kind, facts):
+    return walker.walk(SMALL_TREE, kind, facts, SMALL_VALUES, SMALL_SEATS)
+
+
+def test_walker_asks_with_the_folded_answers_that_hold():
+    # nothing known: every folded answer without a `when`
+    assert _walk("lead", {}) == {
+        "questions": [QUESTION | {"together": {"text": "Does North accept, and is the suit spades?", "answers": [
+            {"label": "North accepts; spades", "facts": {"accepted": "yes", "suit": "S"}},
+            {"label": "Refused", "facts": {"accepted": "no"}}]}}],
+        "options": _options(None, None), "outcome": None, "say": "West led out of turn.",
+        "cites": ["54", "54A", "54B"], "path": []}
+    # the suit is known to be hearts (spades is not offered), and the `when` holds
+    assert _walk("lead", {"suit": "H", "vul": "yes"})["questions"] == [
+        QUESTION | {"together": {"text": "Does North accept, and is the suit spades?", "answers": [
+            {"label": "Refused", "facts": {"accepted": "no"}},
+            {"label": "Refused, vulnerable", "facts": {"accepted": "no"}}]}}]
+
+
+def test_walker_outcome_then_subtree_and_the_chosen_option():
+    assert _walk("lead", {"accepted": "yes"}) == {
+        "questions": [], "options": _options(True, False),
+        "outcome": {"offender_partner_must_pass": "none", "offender_must_pass": "none",
+                    "lead_restrictions": {"declarer_may": "forbid", "seat": "W"}, "score_adjustment": None,
+                    "information": "North accepted", "next": "W"},
+        "say": "West led out of turn.", "cites": ["54", "54A", "54B", "26"], "path": ["subtrees/accept=yes"]}
+
+
+def test_walker_continues_with_the_kind_a_fact_names():
+    assert _walk("lead", {"accepted": "no", "kind2": "other"}) == {
+        "questions": [], "options": _options(False, True),
+        "outcome": {"offender_partner_must_pass": "none", "offender_must_pass": "none", "lead_restrictions": None,
+                    "score_adjustment": None, "information": None, "next": "N"},
+        "say": "West led out of turn.", "cites": ["54", "54A", "54B", "9"], "path": ["subtrees/accept=no"]}
+
+
+def test_walker_errors():
+    with pytest.raises(walker.DataError) as info:
+        _walk("lead", {"accepted": "no", "kind2": "nope"})
+    assert str(info.value) == "subtrees/accept/cases/no: no kind 'nope'"
+    with pytest.raises(walker.AnswerError) as answer:
+        _walk("lead", {"accepted": "maybe"})
+    assert (str(answer.value), answer.value.name, answer.value.value, answer.value.allowed) == (
+        "subtrees/accept: no case for accepted = 'maybe'", "accepted", "maybe", ["yes", "no"])
+    # a value no case takes: the user's error where the tree asks for it, the data's where it does not
+    with pytest.raises(walker.DataError) as asked:
+        _walk("asked", {"suit": "H"})
+    assert (type(asked.value), str(asked.value)) == (walker.AnswerError, "kinds/asked/tree: no case for suit = 'H'")
+    with pytest.raises(walker.DataError) as unasked:
+        _walk("unasked", {"suit": "H"})
+    assert (type(unasked.value), str(unasked.value)) == (walker.DataError, "kinds/unasked/tree: no case for suit = 'H'")
+    with pytest.raises(walker.DataError) as loop:
+        _walk("loop", {})
+    assert str(loop.value) == "kinds/loop: more than 200 steps (a loop?)"
+
+
+def test_walker_fill_leaves_a_blank_it_has_no_value_for():
+    assert walker.fill("{offender} to {lho}, {call}.", {"offender": "West", "lho": None}) == "West to {lho}, {call}."
