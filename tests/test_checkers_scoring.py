@@ -282,7 +282,8 @@ def test_imps_known_values(difference, imps, source):
 def test_imps_whole_answer(difference, imps, band, words):
     assert run("imps", difference=difference) == {
         "result": {"difference": difference, "imps": imps, "band": band},
-        "explanation": f"A difference of {difference} points is in the band {band} of the IMP scale, so the "
+        "explanation": f"A difference of {difference} point{'' if abs(difference) == 1 else 's'} is in the band "
+                       f"{band} of the IMP scale, so the "
                        f"contestant {words}.",
         "cites": ["78B"], "edition": "2017"}
 

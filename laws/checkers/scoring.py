@@ -91,7 +91,9 @@ def score(data: dict, ed: Edition) -> Result:
     else:
         how = f"defeated by {_NUMBER_WORDS[needed - tricks]} trick{'s' if needed - tricks > 1 else ''}"
     detail = " + ".join(f"{n} {abs(p)}" for n, p in parts)
-    explanation = (f"{name} ({level} {SUIT_NAMES[strain]}, {_RISK_WORDS[risk]}), {who}, taking {tricks} "
+    # "1 club", "4 spades": the suit's name is plural from two of it
+    suit = SUIT_NAMES[strain][:-1] if level == 1 and SUIT_NAMES[strain].endswith("s") else SUIT_NAMES[strain]
+    explanation = (f"{name} ({level} {suit}, {_RISK_WORDS[risk]}), {who}, taking {tricks} "
                    f"trick{'s' if tricks != 1 else ''}, is {how}: {detail}, so the declaring side scores {total}.")
     cites = [ed.law("score")] + ([ed.law("doubled")] if risk else [])
     result = {"contract": name, "score": total, "made": made,
@@ -131,7 +133,8 @@ def imps(data: dict, ed: Edition) -> Result:
     n = imps_for(bands, d)
     band = _band(bands, abs(n))
     sign = "gains" if d > 0 else "loses" if d < 0 else "neither gains nor loses"
-    explanation = (f"A difference of {d} points is in the band {band} of the IMP scale, so the contestant "
+    explanation = (f"A difference of {d} point{'' if abs(d) == 1 else 's'} is in the band {band} of the IMP "
+                   "scale, so the contestant "
                    f"{sign}{'' if d == 0 else f' {abs(n)} IMP' + ('s' if abs(n) != 1 else '')}"
                    f"{' (0 IMPs)' if d == 0 else ''}.")
     return Result({"difference": d, "imps": n, "band": band}, explanation, [ed.law("imps")])
@@ -169,7 +172,8 @@ def matchpoints(data: dict, ed: Edition) -> Result:
     top = table["beaten"] * (len(scores) - 1)
     pct = [_num(100 * m / top) if top else 50 for m in mps]
     ties = len(scores) - len(set(scores))
-    explanation = (f"Each of the {len(scores)} scores gets two matchpoints for every score it beats and one for "
+    each = f"Each of the {len(scores)} scores gets" if len(scores) > 1 else "The one score gets"
+    explanation = (f"{each} two matchpoints for every score it beats and one for "
                    f"every score equal to it, on a top of {top}"
                    f"{'; tied scores share' if ties else ''}: " +
                    ", ".join(f"{s} gets {m}" for s, m in zip(scores, mps)) + ".")

@@ -407,7 +407,9 @@
       how = "defeated by " + NUMBER_WORDS[needed - tricks] + " trick" + s_(needed - tricks);
     }
     var detail = parts.map(function (p) { return p[0] + " " + Math.abs(p[1]); }).join(" + ");
-    var explanation = name + " (" + level + " " + SUIT_NAMES[strain] + ", " + RISK_WORDS[risk] + "), " + who + ", taking " +
+    // "1 club", "4 spades": the suit's name is plural from two of it
+    var suit = level === 1 && /s$/.test(SUIT_NAMES[strain]) ? SUIT_NAMES[strain].slice(0, -1) : SUIT_NAMES[strain];
+    var explanation = name + " (" + level + " " + suit + ", " + RISK_WORDS[risk] + "), " + who + ", taking " +
       tricks + " trick" + (tricks !== 1 ? "s" : "") + ", is " + how + ": " + detail + ", so the declaring side scores " + total + ".";
     var cites = [ed.law("score")].concat(risk ? [ed.law("doubled")] : []);
     return Result({ contract: name, score: total, made: made, overtricks: Math.max(0, tricks - needed),
@@ -430,7 +432,7 @@
     var d = data.difference, bands = ed.tables.imps.bands;
     var n = impsFor(bands, d), b = band(bands, Math.abs(n));
     var sign = d > 0 ? "gains" : d < 0 ? "loses" : "neither gains nor loses";
-    var explanation = "A difference of " + str(d) + " points is in the band " + b + " of the IMP scale, so the contestant " +
+    var explanation = "A difference of " + str(d) + " point" + (Math.abs(d) === 1 ? "" : "s") + " is in the band " + b + " of the IMP scale, so the contestant " +
       sign + (d === 0 ? "" : " " + Math.abs(n) + " IMP" + (Math.abs(n) !== 1 ? "s" : "")) + (d === 0 ? " (0 IMPs)" : "") + ".";
     return Result({ difference: d, imps: n, band: b }, explanation, [ed.law("imps")]);
   }
@@ -451,7 +453,8 @@
     var distinct = {};
     scores.forEach(function (s) { distinct[String(s)] = true; });
     var ties = scores.length - Object.keys(distinct).length;
-    var explanation = "Each of the " + scores.length + " scores gets two matchpoints for every score it beats and one for " +
+    var each = scores.length > 1 ? "Each of the " + scores.length + " scores gets" : "The one score gets";
+    var explanation = each + " two matchpoints for every score it beats and one for " +
       "every score equal to it, on a top of " + top + (ties ? "; tied scores share" : "") + ": " +
       scores.map(function (s, i) { return str(s) + " gets " + mps[i]; }).join(", ") + ".";
     return Result({ matchpoints: mps, top: top, percentages: pct }, explanation, [ed.law("matchpoints")]);
