@@ -1,0 +1,66 @@
+"""The rulings over every edition the manifest lists, not a list of names
+(issue 25): a code the rulings data has is ruled only with provisions that
+code has; a code it lacks is refused by name, never ruled by another code.
+A new code added to the corpus is in these tests the day it is added."""
+from __future__ import annotations
+
+import pytest
+
+from laws import manifest
+from laws.rulings import data as rulings_data
+from laws.rulings import guided
+
+from conftest import CORPUS
+
+CODES = [e.id for e in manifest.load(CORPUS).editions if e.kind == "code"]
+REQUESTS = {
+    "auction": {"dealer": "N", "calls": [["N", "1H"], ["E", "1D"]], "findings": {}},
+    "play": {"contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {}},
+}
+
+
+def _cites(value, out: set[str]) -> set[str]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "cites":
+                out.update(v)
+            else:
+                _cites(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _cites(v, out)
+    return out
+
+
+def _provisions(db, edition: str) -> set[str]:
+    return {r[0] for r in db.execute("SELECT id FROM provisions WHERE edition = ?", (edition,))}
+
+
+def test_every_rulings_file_is_of_a_code_the_manifest_lists():
+    ruled = set(guided.editions()) | {e for p in rulings_data.PERIODS for e in rulings_data.editions(p)}
+    assert ruled <= set(CODES), sorted(ruled - set(CODES))
+
+
+@pytest.mark.parametrize("edition", CODES)
+@pytest.mark.parametrize("period", rulings_data.PERIODS)
+def test_a_code_is_ruled_by_its_own_provisions_or_refused_by_name(client, db, period, edition):
+    have = rulings_data.load(period).get(edition)
+    reply = client.post(f"/api/rulings/{period}", json={"edition": edition, **REQUESTS[period]})
+    if have is None:  # refused, naming the codes it rules
+        body = reply.get_json()
+        assert (reply.status_code, body["field"]) == (400, "edition")
+        assert [e for e in CODES if e in body["error"]] == [e for e in CODES if e in rulings_data.editions(period)]
+        return
+    assert sorted(_cites(have, set()) - _provisions(db, edition)) == []
+    body = reply.get_json()
+    assert reply.status_code == 200 and body["edition"] == edition
+    assert sorted(set(body["cites"]) - _provisions(db, edition)) == []
+
+
+@pytest.mark.parametrize("edition", CODES)
+def test_a_codes_guided_procedures_cite_only_its_provisions_or_are_refused_by_name(client, db, edition):
+    if edition not in guided.editions():
+        reply = client.post("/api/rulings/guided", json={"edition": edition, "procedure": "claim", "answers": {}})
+        assert (reply.status_code, reply.get_json()["field"]) == (400, "edition")
+        return
+    assert sorted(_cites(guided.load()[edition], set()) - _provisions(db, edition)) == []
