@@ -7,9 +7,9 @@ thread.  Through nginx, ordinary requests go on being answered while they
 trickle.  Needs nginx (`apt-get install -y nginx`; .ci/run installs it)."""
 from __future__ import annotations
 
+import functools
 import importlib.util
 import shutil
-import socket
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from test_hostile_gunicorn import exchange
 
 _spec = importlib.util.spec_from_file_location("bench_serve", ROOT / "bench" / "serve.py")
 serve = importlib.util.module_from_spec(_spec)
@@ -44,16 +45,9 @@ def front(gunicorn):
         yield int(base.rsplit(":", 1)[1])
 
 
-def request(port: int, data: bytes, timeout: float = 10.0) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(data)
-        chunks = []
-        try:
-            while chunk := s.recv(65536):
-                chunks.append(chunk)
-        except (ConnectionResetError, TimeoutError):
-            pass
-        return b"".join(chunks)
+# the raw-socket exchange of the gunicorn tests, without closing our side
+# first: a front server may read a half-closed connection as a finished client
+request = functools.partial(exchange, close_write=False)
 
 
 def head(reply: bytes) -> tuple[int, dict[str, str]]:

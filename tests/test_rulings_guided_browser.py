@@ -6,6 +6,7 @@ one page, is saved on the phone and reopens from its link; all of it offline
 after a first visit."""
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -190,9 +191,10 @@ def test_ruling_record_printed_saved_and_reopened_from_its_link(browser, base_ur
     ctx.close()
 
 
-def test_guided_rulings_and_records_work_offline(browser, app):
-    """One visit online; then no server and no network: a guided ruling walked
-    from a deep link, its record made, and a saved record reopened."""
+@contextlib.contextmanager
+def offline_guided(browser, app):
+    """A phone that visited the guided rulings once, then lost the server and
+    the network: yields (url, page, the page's script errors)."""
     with serve(app) as (url, server):
         ctx = phone_context(browser)
         pg = ctx.new_page()
@@ -201,7 +203,25 @@ def test_guided_rulings_and_records_work_offline(browser, app):
         pg.goto(f"{url}/rulings/guided")
         wait_kept_offline(pg)
         cut_off(server, ctx)
+        try:
+            yield url, pg, errors
+        finally:
+            ctx.close()
 
+
+def answer_until_decided(pg, answers):
+    """Tap each (fact, value) answer as its question comes, then wait for the decision."""
+    for fact, value in answers:
+        wait_until(pg, "(f) => !!document.querySelector(`form.question button[name='${f}']`)", fact)
+        pg.tap(f"form.question button[name='{fact}'][value='{value}']")
+        pg.wait_for_load_state("load")
+    wait_until(pg, "() => !!document.querySelector('.ruling .decision')")
+
+
+def test_guided_rulings_and_records_work_offline(browser, app):
+    """One visit online; then no server and no network: a guided ruling walked
+    from a deep link, its record made, and a saved record reopened."""
+    with offline_guided(browser, app) as (url, pg, errors):
         pg.goto(f"{url}/rulings/guided/claim?edition=2017&claim_kind=contested&claim_statement=yes&claim_by=declarer")
         wait_until(pg, "() => !!document.querySelector(\"form.question button[name='claim_trump_out']\")")
         assert pg.locator(".steps > li").count() == 3
@@ -226,8 +246,7 @@ def test_guided_rulings_and_records_work_offline(browser, app):
         pg.wait_for_load_state("load")
         wait_until(pg, "() => document.getElementById('record-text').textContent.length > 100")
         assert pg.evaluate("document.getElementById('record-text').textContent") == text
-        ctx.close()
-        assert not errors, errors
+    assert not errors, errors
 
 
 def test_the_next_question_stays_in_view(browser, base_url):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from laws.rulings import guided
-from test_rulings_guided_browser import JS_RULE, states
+from test_rulings_guided_browser import JS_RULE, answer_until_decided, offline_guided, states
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
     CHROMIUM, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until, watched_page)
 
@@ -48,22 +48,9 @@ def test_javascript_gives_the_same_replies_on_every_case(page, base_url):
 
 
 def test_an_appeal_walked_offline(browser, app):
-    with serve(app) as (url, server):
-        ctx = phone_context(browser)
-        pg = ctx.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}/rulings/guided")
-        wait_kept_offline(pg)
-        cut_off(server, ctx)
-
+    with offline_guided(browser, app) as (url, pg, errors):
         pg.goto(f"{url}/rulings/guided/appeals?edition=2017")
-        for fact, value in [("appeal_kind", "advise"), ("appeal_review", "yes"), ("appeal_83", "advise")]:
-            wait_until(pg, "(f) => !!document.querySelector(`form.question button[name='${f}']`)", fact)
-            pg.tap(f"form.question button[name='{fact}'][value='{value}']")
-            pg.wait_for_load_state("load")
-        wait_until(pg, "() => !!document.querySelector('.ruling .decision')")
+        answer_until_decided(pg, [("appeal_kind", "advise"), ("appeal_review", "yes"), ("appeal_83", "advise")])
         assert pg.inner_text(".ruling .decision").startswith("Advise the contestant of his right to appeal")
         assert "expires 30 minutes after the official score has been made available" in pg.inner_text(".ruling")
         assert errors == []
-        ctx.close()

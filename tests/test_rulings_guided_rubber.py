@@ -21,7 +21,7 @@ import pytest
 
 from laws.rulings import guided
 from laws.rulings import data as rulings_data
-from test_rulings_guided_browser import JS_RULE, states
+from test_rulings_guided_browser import JS_RULE, answer_until_decided, offline_guided, states
 from test_browser import (  # noqa: F401 (shared browser helpers and fixtures)
     CHROMIUM, base_url, browser, cut_off, phone_context, serve, wait_kept_offline, wait_until, watched_page)
 
@@ -189,21 +189,10 @@ def test_javascript_gives_the_same_replies_on_every_case(page, base_url):
 @pytest.mark.browser
 @needs_chromium
 def test_a_rubber_claim_walked_offline_with_its_edition_tabs(browser, app):
-    with serve(app) as (url, server):
-        ctx = phone_context(browser)
-        pg = ctx.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{url}/rulings/guided")
-        wait_kept_offline(pg)
-        cut_off(server, ctx)
-
+    with offline_guided(browser, app) as (url, pg, errors):
         pg.goto(f"{url}/rulings/guided/claim?edition={EDITION}")
-        for fact, value in [("claim_kind", "defender"), ("claim_scope", "later"), ("claim_declarer_agrees", "no")]:
-            wait_until(pg, "(f) => !!document.querySelector(`form.question button[name='${f}']`)", fact)
-            pg.tap(f"form.question button[name='{fact}'][value='{value}']")
-            pg.wait_for_load_state("load")
-        wait_until(pg, "() => !!document.querySelector('.ruling .decision')")
+        answer_until_decided(pg, [("claim_kind", "defender"), ("claim_scope", "later"),
+                                  ("claim_declarer_agrees", "no")])
         assert pg.inner_text(".ruling .decision").startswith("Declarer disputes the claim: the defenders must play on")
         assert pg.locator("nav.editions a.edition").all_inner_texts() == ["2017 Laws", "2007 Laws"]
         # drawn offline, a procedure the rubber code lacks offers no rubber tab
@@ -211,4 +200,3 @@ def test_a_rubber_claim_walked_offline_with_its_edition_tabs(browser, app):
         wait_until(pg, "() => !!document.querySelector(\"form.question button[name='tmp_whom']\")")
         assert pg.locator("nav.editions a.edition").all_inner_texts() == ["2007 Laws"]
         assert errors == []
-        ctx.close()

@@ -22,7 +22,7 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 
 # At most ten, each with why it may stay as it is.
-_OTHER = "being rewritten by another change"
+_OTHER = "a refusal or acceptance checked by its status alone, not yet given its exact reply (to do)"
 _FUZZ = ("a fuzz test of robustness: its claim is the status itself (a ruling or a refusal, never a 500), "
          "shown with the body when it fails; the values are the example-based tests' to check")
 EXCEPTIONS: dict[str, str] = {
