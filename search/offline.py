@@ -80,6 +80,7 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
             "other_family": query.OTHER_FAMILY_WEIGHT, "in_force": query.IN_FORCE_WEIGHT,
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
             "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),
+            "coordination": rk.coordination, "second_entry": rk.second_entry,
             "max_terms": query.MAX_TERMS,
             # a field's length as BM25F reads it: its terms (stop words not
             # counted), stored by Whoosh in one byte, so rounded up to the

@@ -39,7 +39,8 @@ How a query is answered:
    score x2.5/3, as one more field of theirs.  Each word of the query (a
    "slot", with its expansions) scores its best field and alternative, plus
    a little of the others; a document scores the sum over the slots, scaled
-   by the share of the slots it matches, doubled when it matches them all,
+   by the share of the slots it matches (squared: `coordination`), doubled
+   when it matches them all,
    and raised again when the words stand together as a phrase.  So
    several-word questions favour the provisions that answer all of them,
    and a one-word query works as plain BM25F.  Guide topics and codes of
@@ -55,7 +56,12 @@ How a query is answered:
 5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
-   are listed under `more`.  So one law never fills the page.
+   are listed under `more`.  A law may give a second entry: its best
+   provision that is neither above nor below the head in the law's tree
+   (16D1 beside 16B1, not 16B), when it scores at least `second_entry` of the
+   head; the provisions under it go with it.  The entries are ordered by
+   their heads' scores.  So a question that two rules of one law answer
+   shows both, and one law never fills the page.
 6. Snippets: the window of the text with the most matched words, the matches
    in <mark>, everything else escaped.
 """
@@ -136,7 +142,15 @@ class Ranking:
       which provision answers; it weighs less than a provision's heading.
     * intents: "what changed in Law 40" answers with the comparison first;
       a citation of a law no code has ("law 99") says so instead of
-      searching the number."""
+      searching the number.
+    * coordination: a document's score is scaled by the share of the query's
+      slots it matches, raised to this power: a long question in a player's
+      words ("after the hand we found I had 14 cards") has words any
+      provision may hold, and the provisions that hold most of them lead.
+    * second_entry: a law's second result entry needs this share of its
+      head's score (module docstring, 5); 0 gives one entry per law.
+    Both tuned on bench/questions.tsv and bench/questions-words.tsv (issue
+    19), flat between 0.3 and 0.6 for second_entry; never on the held-out set."""
     # half what it was before the plain-words layer (issue 19): the topics'
     # words are the Laws' words, and a question in a player's own words now
     # finds its provision through the plain words (tuned on bench/questions.tsv
@@ -148,11 +162,14 @@ class Ranking:
     intents: bool = True
     title_weight: float = 1.5
     index_weight: float = INDEX_WEIGHT
+    coordination: float = 2.0
+    second_entry: float = 0.5
 
     @classmethod
     def words_only(cls) -> "Ranking":
         return cls(guide_evidence=0.0, guide_weight=KIND_WEIGHT["guide"], definition_weight=1.0,
-                   fillers=frozenset(), intents=False, title_weight=dict(FIELDS)["title"])
+                   fillers=frozenset(), intents=False, title_weight=dict(FIELDS)["title"],
+                   coordination=1.0, second_entry=0.0)
 
 
 # words of a question that say nothing about the Laws (query side only)
@@ -253,6 +270,9 @@ class Searcher:
         self._weight_any: list[float] = [0.0] * total  # ... and when none is
         self._neg_ord: list[int] = [0] * total  # -its order: of equal scores, the first provision first
         self._group: list[str | None] = [None] * total
+        # a provision and its ancestors' ids ('16B1', '16B', '16'): which
+        # provisions of a law are above or below which (second entries)
+        self._lineage: list[tuple[str, ...] | None] = [None] * total
         self._edition_of: list[str | None] = [None] * total
         self._kind_of: list[str | None] = [None] * total
         self._evidence_law: list[int | None] = [None] * total  # its law, when the guide is evidence for it
@@ -318,6 +338,8 @@ class Searcher:
         self._weight_one[d], self._weight_any[d] = doc["weight_one"], doc["weight_any"]
         self._neg_ord[d] = -doc["ord"]
         self._group[d], self._edition_of[d], self._kind_of[d] = doc["group"], doc["edition"], doc["kind"]
+        if doc["kind"] == "law":
+            self._lineage[d] = tuple(citations.candidates(doc["provision"]))
         self._evidence_law[d] = doc["law"] if doc["evidence"] else None
         if doc["kind"] == "law" and doc["family"] == self.guide_family:
             self._guide_law[d] = doc["law"]
@@ -589,7 +611,8 @@ class Searcher:
         if n > 1:
             # the share of the slots matched, doubled when it is all of them:
             # one factor per count, computed as it would be per document
-            factor = {m: m / n * (1 + ALL_TERMS_BONUS if m == n else 1.0) for m in range(1, n + 1)}
+            power = self.ranking.coordination
+            factor = {m: (m / n) ** power * (1 + ALL_TERMS_BONUS if m == n else 1.0) for m in range(1, n + 1)}
             totals = {d: t * factor[matched[d]] for d, t in totals.items()}
             flat = tuple(t for s in slots for t in s.typed)
             together: set[int] = set()
@@ -650,6 +673,33 @@ class Searcher:
         for sc, d in topics:
             for law in self._topic_laws[d]:
                 out[law] = max(out.get(law, 0.0), share * sc / top)
+        return out
+
+    def _second_entries(self, ordered: list[list[tuple[float, int, int]]]) -> list:
+        """Each law's group, and its second entry where it has one (module
+        docstring, 5), ordered by their heads as ranked."""
+        share = self.ranking.second_entry
+        out = []
+        for members in ordered:
+            head = members[0]
+            line = self._lineage[head[2]]
+            if line is None or head[0] == _CITED:
+                out.append(members)
+                continue
+            lineage, edition_of = self._lineage, self._edition_of
+            edition = edition_of[head[2]]  # not the same rule in another code under another number
+            second = next((m for m in members[1:] if edition_of[m[2]] == edition
+                           and not _related(lineage[m[2]], line)), None)
+            if second is None or second[0] < share * head[0]:
+                out.append(members)
+                continue
+            other = lineage[second[2]]
+            below = [m for m in members if edition_of[m[2]] == edition and _related(lineage[m[2]], other)
+                     and not _related(lineage[m[2]], line)]
+            taken = {m[2] for m in below}
+            out.append([m for m in members if m[2] not in taken])
+            out.append(below)
+        out.sort(reverse=True)  # by head: (score, -order, document), as the scores were ranked
         return out
 
     def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]]) -> list:
@@ -785,6 +835,8 @@ class Searcher:
                 groups.setdefault(group_of[member[2]], []).append(member)
 
         ordered = list(groups.values())
+        if self.ranking.second_entry:
+            ordered = self._second_entries(ordered)
         if self.ranking.guide_evidence:
             ordered = self._topics_after_their_laws(ordered)
         terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
@@ -851,6 +903,12 @@ class Searcher:
 
 
 _SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"}
+
+
+def _related(a: tuple[str, ...] | None, b: tuple[str, ...]) -> bool:
+    """Two provisions' lineages: one provision is the other or above it
+    (a provision's lineage lists it first, then its ancestors)."""
+    return a is not None and (a[0] in b or b[0] in a)
 
 
 def tidy_title(title: str) -> str:

@@ -9,7 +9,8 @@
    - guide topics that match point to the laws they are tagged with; topics and
      definitions come after provisions, another family's code after the
      duplicate codes, the code in force first;
-   - results are grouped one per law, headed by its best provision;
+   - results are grouped one per law, headed by its best provision, with a
+     second entry for another rule of the same law that scores near it;
    - a citation (27B1) comes first, "what changed in Law 40" gives the
      comparison, and a law no code has says so.
    Works in the page and in a test harness: LawbookSearch.create(payload). */
@@ -212,7 +213,7 @@
     if (n > 1) {
       totals.forEach(function (v, id) {
         var m = matched.get(id);
-        totals.set(id, v * (m / n) * (m === n ? 1 + self.rk.all_terms_bonus : 1));
+        totals.set(id, v * Math.pow(m / n, self.rk.coordination) * (m === n ? 1 + self.rk.all_terms_bonus : 1));
       });
       // the words standing together, in some field (or in an index entry citing it)
       var flat = [];
@@ -410,13 +411,15 @@
       scored.sort(function (a, b) { return b[0] - a[0] || b[1] - a[1] || b[2] - a[2]; });
     }
     var groups = new Map();
-    if (cited) groups.set(cited.group, [cited]);
+    if (cited) groups.set(cited.group, [[Infinity, 0, cited.id]]);
     scored.forEach(function (s) {
       var d = self.docs[s[2]];
       if (!groups.has(d.group)) groups.set(d.group, []);
-      groups.get(d.group).push(d);
+      groups.get(d.group).push(s);
     });
     var ordered = Array.from(groups.values());
+    if (this.rk.second_entry) ordered = this.secondEntries(ordered);
+    ordered = ordered.map(function (members) { return members.map(function (s) { return self.docs[s[2]]; }); });
     if (this.rk.guide_evidence) ordered = this.topicsAfterTheirLaws(ordered);
     var terms = new Set();
     slots.forEach(function (s) { [s.typed].concat(s.alts).forEach(function (a) { a.forEach(function (t) { terms.add(t); }); }); });
@@ -437,6 +440,45 @@
     if (!results.length) message = slots.length || cited ? "Nothing found. Try other words, or a citation such as 27B1."
       : "Type a citation such as 27B1, or some words such as: lead out of turn.";
     return { results: results, total: groups.size, message: message, editions: searched };
+  };
+
+  /* A provision's id and its ancestors' (laws.citations.candidates):
+     "12C1(b)" -> ["12C1(b)", "12C1", "12C", "12"]. */
+  function lineage(pid) {
+    var m = /^\d{1,2}/.exec(pid || "");
+    if (!m) return [];
+    var parts = pid.slice(m[0].length).match(/\([^()]+\)|[A-H]|\.\d{1,2}|\d{1,2}/g) || [];
+    var out = [];
+    for (var i = parts.length; i >= 0; i--) out.push(m[0] + parts.slice(0, i).join(""));
+    return out;
+  }
+  function related(a, b) { return a.length > 0 && (b.indexOf(a[0]) >= 0 || a.indexOf(b[0]) >= 0); }
+
+  /* A law's second entry: its best provision of the head's edition that is
+     neither above nor below the head, when it scores at least `second_entry`
+     of the head, with the provisions under it; the entries ordered by their
+     heads (search/query.py `_second_entries`).  Members are [score, -ord, id]. */
+  Engine.prototype.secondEntries = function (ordered) {
+    var self = this, share = this.rk.second_entry, out = [];
+    function line(s) { var d = self.docs[s[2]]; return d.kind === "law" ? lineage(d.provision) : []; }
+    ordered.forEach(function (members) {
+      var head = members[0], hd = self.docs[head[2]], hl = line(head);
+      if (hd.kind !== "law" || head[0] === Infinity) { out.push(members); return; }
+      var second = null;
+      for (var i = 1; i < members.length; i++) {
+        var s = members[i];
+        if (self.docs[s[2]].edition === hd.edition && !related(line(s), hl)) { second = s; break; }
+      }
+      if (!second || second[0] < share * head[0]) { out.push(members); return; }
+      var ol = line(second), below = [], rest = [];
+      members.forEach(function (s) {
+        var l = line(s);
+        if (self.docs[s[2]].edition === hd.edition && related(l, ol) && !related(l, hl)) below.push(s); else rest.push(s);
+      });
+      out.push(rest, below);
+    });
+    out.sort(function (a, b) { return b[0][0] - a[0][0] || b[0][1] - a[0][1] || b[0][2] - a[0][2]; });
+    return out;
   };
 
   /* A guide topic comes right after the best provision of a law it explains

@@ -4,12 +4,14 @@ test_search_relevance.py."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from laws import citations
 from laws.build import build, current_store
 from search import analysis, index
 from search.analysis import Spelling, terms
@@ -254,16 +256,49 @@ def test_paging(searcher):
 
 def test_one_law_does_not_fill_the_page(searcher):
     results = searcher.search("revoke", limit=10)["results"]
-    # one entry per law of a family of codes (the rubber code is another family)
-    laws = [(r["edition"] == "1993-rubber", r["law"]) for r in results if r["kind"] == "law"]
-    assert len(laws) == len(set(laws))
+    # at most two entries per law of a family of codes (the rubber code is another family)
+    laws = Counter((r["edition"] == "1993-rubber", r["law"]) for r in results if r["kind"] == "law")
+    assert max(laws.values()) == 2 and len(laws) >= 5, laws
     assert any(r["more"] for r in results), "other provisions of a law are listed under it"
+
+
+def test_a_law_gives_a_second_entry_for_another_of_its_rules(searcher):
+    """Two rules of one law answer: both are entries, the second neither
+    above nor below the first, each with the provisions under it."""
+    results = searcher.search("after the hand we found I had 14 cards and RHO had 12", edition="2017",
+                              limit=2)["results"]
+    assert [(r["law"], r["provision"]) for r in results] == [(13, "13B"), (13, "13D")]
+
+
+def test_the_entries_of_one_law_never_hold_one_provision_twice_or_one_above_the_other(searcher):
+    for q in ("revoke", "partner hesitated then bid", "lead out of turn", "claim", "insufficient bid"):
+        for edition in (None, "2017", "2007"):
+            results = searcher.search(q, edition=edition, limit=10)["results"]
+            by_law: dict = {}
+            for r in results:
+                if r["kind"] == "law":
+                    by_law.setdefault((r["edition"] == "1993-rubber", r["law"]), []).append(r)
+            for entries in by_law.values():
+                assert len(entries) <= 2, (q, edition, entries)
+                shown = [(r["edition"], r["provision"]) for r in entries] + [
+                    (m["edition"], m["provision"]) for r in entries for m in r["more"]]
+                assert len(shown) == len(set(shown)), (q, edition, shown)
+                if len(entries) == 2:
+                    a, b = entries
+                    assert a["edition"] == b["edition"], (q, edition, a, b)
+                    assert not set(citations.candidates(a["provision"])) & {b["provision"]}, (q, a, b)
+                    assert not set(citations.candidates(b["provision"])) & {a["provision"]}, (q, a, b)
 
 
 def test_2007_and_2017_texts_of_a_law_are_one_group(searcher):
     results = searcher.search("inadmissible double", limit=10)["results"]
-    laws = [r["law"] for r in results if r["kind"] == "law" and r["edition"] in ("2007", "2017")]
-    assert len(laws) == len(set(laws))
+    editions: dict = {}
+    for r in results:
+        if r["kind"] == "law" and r["edition"] in ("2007", "2017"):
+            editions.setdefault(r["law"], []).append(r["edition"])
+    # a law's second entry is another rule of the head's code, never the other code's text
+    assert all(len(eds) <= 2 and len(set(eds)) == 1 for eds in editions.values()), editions
+    assert len(editions) >= 5, editions
 
 
 def test_result_fields(searcher):

@@ -116,7 +116,7 @@ def test_before_the_day_the_published_code_is_searched(before):
     app, _ = before
     client = app.test_client()
     assert meta(app.config["DATA_DIR"])["default_editions"] == ["2007", "2017", "1993-rubber", "dbrs-2017", "2027"]
-    body = client.get("/api/search?q=considered+to+be&limit=5").get_json()
+    body = client.get("/api/search?q=considered+to+be+a+subsequent+call&limit=5").get_json()
     assert body["editions"] == ["2017", "2027", "2007", "1993-rubber", "dbrs-2017"]
     # 2027 changed "is deemed to be" to "is considered to be" in Law 33: found by default
     assert [(r["edition"], r["provision"]) for r in body["results"] if r["edition"] == "2027"] == [("2027", "33")]
