@@ -679,18 +679,25 @@ class Searcher:
         """Each law's group, and its second entry where it has one (module
         docstring, 5), ordered by their heads as ranked."""
         share = self.ranking.second_entry
+        lineage, edition_of = self._lineage, self._edition_of
         out = []
+        split = False
         for members in ordered:
             head = members[0]
-            line = self._lineage[head[2]]
-            if line is None or head[0] == _CITED:
+            line = lineage[head[2]]
+            if line is None or head[0] == _CITED or len(members) == 1:
                 out.append(members)
                 continue
-            lineage, edition_of = self._lineage, self._edition_of
             edition = edition_of[head[2]]  # not the same rule in another code under another number
-            second = next((m for m in members[1:] if edition_of[m[2]] == edition
-                           and not _related(lineage[m[2]], line)), None)
-            if second is None or second[0] < share * head[0]:
+            bar = share * head[0]
+            second = None
+            for m in members[1:]:  # as ranked: past the bar, none can be the second
+                if m[0] < bar:
+                    break
+                if edition_of[m[2]] == edition and not _related(lineage[m[2]], line):
+                    second = m
+                    break
+            if second is None:
                 out.append(members)
                 continue
             other = lineage[second[2]]
@@ -699,7 +706,9 @@ class Searcher:
             taken = {m[2] for m in below}
             out.append([m for m in members if m[2] not in taken])
             out.append(below)
-        out.sort(reverse=True)  # by head: (score, -order, document), as the scores were ranked
+            split = True
+        if split:
+            out.sort(reverse=True)  # by head: (score, -order, document), as the scores were ranked
         return out
 
     def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]]) -> list:

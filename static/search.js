@@ -467,6 +467,7 @@
       var second = null;
       for (var i = 1; i < members.length; i++) {
         var s = members[i];
+        if (s[0] < share * head[0]) break;  // as ranked: past the bar, none can be the second
         if (self.docs[s[2]].edition === hd.edition && !related(line(s), hl)) { second = s; break; }
       }
       if (!second || second[0] < share * head[0]) { out.push(members); return; }
