@@ -49,6 +49,18 @@ def test_text_word_ops_of_law_34_and_back(db):
     assert text.word_ops(same, same) == [["equal", same]]
 
 
+def test_text_a_citation_that_became_relative_or_lost_its_law_word_is_a_changed_cross_reference(db):
+    # 2007 30A 'and Law 23 may apply' -> 2017 30A 'and Law 72C may apply' (Law 23 moved into 72C)
+    ops = text.word_ops(_text(db, "2007", "30A"), _text(db, "2017", "30A"))
+    assert ("23", "72C") in text.citation_changes(ops)
+    # 2007 79B2 'If 1 does not apply' -> 2017 79B2 'If B1 above does not apply'
+    ops = text.word_ops(_text(db, "2007", "79B2"), _text(db, "2017", "79B2"))
+    assert text.citation_changes(ops) == [("1", "B1 above")]
+    assert text.citation_changes(text.word_ops("as in Law 45E.", "as in E following.")) == [("45E", "E following")]
+    assert text.citation_changes(text.word_ops("see Law 12C1 for", "see C1 above for")) == [("12C1", "C1 above")]
+    assert text.citation_changes(text.word_ops("the play of the hand", "the play of a hand")) == []
+
+
 # ---------------------------------------------------------------- align
 
 def test_align_law_35_numbered_items_to_lettered_ones(db):

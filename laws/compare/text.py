@@ -25,6 +25,11 @@ _FOOTNOTE_MARK = re.compile(r"^[*†‡]+$")
 _FOOTNOTE_MARKS = str.maketrans("", "", "*†‡")
 # a citation as the Laws write it, after 'Law': 17E2, 40B2(a)(v), 26, 72C
 _CITATION = re.compile(r"^\d{1,3}(?:[A-H](?:\d{1,2}(?:\([a-z]{1,4}\))*)?)?$")
+# ... or relative to where it stands: 'E following', 'C1 above', '3 below',
+# '(b) following' (laws.citations reads them the same way)
+_RELATIVE = re.compile(r"^(?:[A-H](?:\d{1,2})?(?:\([a-z]{1,4}\))*|\d{1,2}(?:\([a-z]{1,4}\))*|(?:\([a-z]{1,4}\))+)"
+                       r"\s+(?:above|below|following)$")
+_LAW_WORD = re.compile(r"^Laws?\s+")
 
 
 @functools.lru_cache(maxsize=16384)
@@ -125,14 +130,22 @@ def reverse_ops(ops: list[list[str]]) -> list[list[str]]:
 
 def citation_changes(ops: list[list[str]]) -> list[tuple[str, str]]:
     """Cross-references changed in place: a deleted citation followed by an
-    inserted one ('17E2' -> '17D3', '26' -> '26B')."""
+    inserted one ('17E2' -> '17D3', '26' -> '26B'), either of them possibly
+    relative ('45E' -> 'E following': the rule cited is now read from where
+    the citation stands, which a reader of the new code must know)."""
     out = []
     for (op1, old), (op2, new) in zip(ops, ops[1:]):
         if op1 == "delete" and op2 == "insert":
-            old, new = old.strip(), new.strip()
-            if old != new and _CITATION.match(old) and _CITATION.match(new):
+            old, new = _cited(old), _cited(new)
+            if old and new and old != new:
                 out.append((old, new))
     return out
+
+
+def _cited(words: str) -> str | None:
+    """The citation `words` are ('Law 45E' -> '45E', 'E following'), or None."""
+    words = _LAW_WORD.sub("", words.strip())
+    return words if _CITATION.match(words) or _RELATIVE.match(words) else None
 
 
 def unique(items):
