@@ -431,9 +431,72 @@
     }
   }
 
+  /* The day a new code takes effect: this phone now keeps it (the service
+     worker's pass, templates/sw.js noticeSwitch), and offers to keep the code
+     it replaced.  The offer stands until answered, on whichever page is open. */
+  var switchOffer = null;
+  function year(title, id) { var m = /\b(1[89]|20)\d\d\b/.exec(title || ""); return m ? m[0] : id; }
+  function answerSwitch(keepOld, offer) {
+    navigator.serviceWorker.ready.then(function (reg) {
+      if (keepOld) reg.active.postMessage({ type: "keep", edition: offer.from, keep: true });
+      reg.active.postMessage({ type: "switch-answered" });
+    });
+  }
+  function offerSwitch(offer) {
+    var main = document.getElementById("main");
+    if (!offer || !main || switchOffer) return;
+    var from = year(offer.from_title, offer.from), to = year(offer.to_title, offer.to);
+    switchOffer = document.createElement("aside");
+    switchOffer.className = "superseded switch-offer";
+    switchOffer.id = "switch-offer";
+    switchOffer.dataset.name = from;
+    switchOffer.setAttribute("role", "note");
+    var text = document.createElement("p");
+    text.textContent = "The " + to + " Laws are now in force, and this phone keeps them. Keep the " + from +
+      " Laws too, to read them with no connection?";
+    var row = document.createElement("p");
+    row.className = "links";
+    var keepIt = document.createElement("button");
+    keepIt.type = "button";
+    keepIt.className = "switch-keep";
+    keepIt.textContent = "Keep the " + from + " Laws";
+    var no = document.createElement("button");
+    no.type = "button";
+    no.className = "switch-no";
+    no.textContent = "Not now";
+    row.appendChild(keepIt);
+    row.appendChild(document.createTextNode(" "));
+    row.appendChild(no);
+    switchOffer.appendChild(text);
+    switchOffer.appendChild(row);
+    main.insertBefore(switchOffer, main.firstChild);
+    keepIt.addEventListener("click", function () {
+      keepIt.disabled = no.disabled = true;
+      text.textContent = "Saving the " + from + " Laws on this phone…";
+      switchOffer.dataset.edition = offer.from;
+      answerSwitch(true, offer);
+    });
+    no.addEventListener("click", function () {
+      answerSwitch(false, offer);
+      switchOffer.hidden = true;
+    });
+  }
+
   if ("serviceWorker" in navigator) {
+    if (window.caches) {
+      caches.open("lawbook-meta").then(function (c) { return c.match("/offline/switched"); })
+        .then(function (r) { return r ? r.json() : null; }).then(offerSwitch).catch(function () {});
+    }
     navigator.serviceWorker.addEventListener("message", function (e) {
       var d = e.data || {};
+      if (d.type === "switched") { offerSwitch(d.offer); return; }
+      if (d.type === "kept" && switchOffer && d.edition === switchOffer.dataset.edition) {
+        switchOffer.querySelector("p").textContent = d.failed ? "Could not save it: try again with a connection."
+          : "Kept on this phone: " + d.pages + " of " + d.total + " pages of the " + switchOffer.dataset.name +
+            " Laws, readable with no connection.";
+        switchOffer.dataset.kept = d.failed ? "no" : "yes";
+        switchOffer.querySelector(".links").hidden = true;
+      }
       if (d.type === "kept" && keepButton && d.edition === keepBox.dataset.edition) {
         if (d.failed) { showKept(false, "Could not save it: try again with a connection."); return; }
         showKept(d.kept, d.kept ? "Kept on this device: " + d.pages + " of " + d.total + " pages, readable with no connection."

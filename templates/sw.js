@@ -24,6 +24,8 @@ var META = "lawbook-meta";
 var KEPT = "/offline/kept";      /* in META: the editions the reader keeps, ["2007"] */
 var SYNCED = "/offline/synced";  /* in META: the version whose hashes the pages match */
 var STATUS = "/offline/status";  /* in META: {version, total, missing, complete, at} after a pass */
+var IN_FORCE = "/offline/in-force";  /* in META: the code in force at the last pass, "2017" */
+var SWITCHED = "/offline/switched";  /* in META: {from, to, from_title, to_title} until the reader answers */
 var HASH = "X-Lawbook-Hash";
 var ASSETS = {{ assets|tojson }};
 var CORE = ["/", "/offline", "/offline/search", "/offline/index.json", "/offline/search.json",
@@ -158,14 +160,36 @@ function sync(force, opened) {
         });
       }).then(function (fetched) {
         return report(cache, wanted, fetched);
-      });
+      }).then(function (done) { done.editions = manifest.editions; return done; });
     });
   }).then(function (done) {
     tell({ type: "precached", total: done.total, fetched: done.fetched, missing: done.missing, complete: done.complete });
+    return noticeSwitch(done.editions);
   })
     .catch(function () {})
     .then(function () { syncing = null; });
   return syncing;
+}
+
+/* The day a new code takes effect (a rebuild made it the code in force) the
+   pass above keeps it by itself, as the kit; the code it replaced is no longer
+   in the kit, so the reader is offered to keep it whole (the pages of it
+   already held stay, as every page opened does).  The offer stands in META
+   until answered (the page reads it: static/app.js); no offer on a device's
+   first pass, nor when the old code is already kept. */
+function noticeSwitch(editions) {
+  var now = (editions || []).filter(function (e) { return e.in_force; })[0];
+  if (!now) return null;
+  return Promise.all([readMeta(IN_FORCE, null), readMeta(KEPT, [])]).then(function (got) {
+    var before = got[0], kept = got[1];
+    var old = (editions || []).filter(function (e) { return e.id === before; })[0];
+    var offer = before && before !== now.id && old && kept.indexOf(before) < 0
+      ? { from: old.id, to: now.id, from_title: old.title, to_title: now.title } : null;
+    return writeMeta(IN_FORCE, now.id).then(function () {
+      if (!offer) return null;
+      return writeMeta(SWITCHED, offer).then(function () { tell({ type: "switched", offer: offer }); });
+    });
+  });
 }
 
 /* How complete this device's copy is after a pass: every page it should
@@ -225,6 +249,7 @@ self.addEventListener("message", function (event) {
   var d = event.data || {};
   if (d.type === "precache") event.waitUntil(sync(false, openedPage(event.source)));
   if (d.type === "keep" && d.edition) event.waitUntil(keepEdition(String(d.edition), !!d.keep));
+  if (d.type === "switch-answered") event.waitUntil(caches.open(META).then(function (c) { return c.delete(SWITCHED); }));
 });
 
 /* --- answering requests ------------------------------------------------------------- */
