@@ -71,7 +71,8 @@ def test_an_item_of_a_list_of_whole_numbers_is_named(client):
 
 def test_a_number_field_still_takes_a_fraction(client):
     r = client.post("/api/checkers/victory-points", json={"margin": 12.5, "boards": 8})
-    assert r.status_code == 200, r.get_json()
+    assert (r.status_code, r.get_json()["result"]) == (200, {"team_a": 14.54, "team_b": 5.46, "blitz": 42.43,
+                                                             "capped": False}), r.get_json()
 
 
 def test_a_play_ruling_trick_must_be_a_whole_number(client):

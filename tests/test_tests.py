@@ -22,15 +22,9 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 
 # At most ten, each with why it may stay as it is.
-_OTHER = "a refusal or acceptance checked by its status alone, not yet given its exact reply (to do)"
 _FUZZ = ("a fuzz test of robustness: its claim is the status itself (a ruling or a refusal, never a 500), "
          "shown with the body when it fails; the values are the example-based tests' to check")
 EXCEPTIONS: dict[str, str] = {
-    "test_hostile.py::test_a_declared_length_over_the_limit_is_refused_before_the_body_is_read": _OTHER,
-    "test_hostile.py::test_non_utf8_query_bytes_are_read_as_replacement_characters": _OTHER,
-    "test_hostile.py::test_non_utf8_path_bytes_are_a_404": _OTHER,
-    "test_hostile.py::test_a_chunked_body_over_the_limit_is_a_413": _OTHER,
-    "test_numbers.py::test_a_number_field_still_takes_a_fraction": _OTHER,
     "test_rulings_api.py::test_junk_gives_400_not_500": _FUZZ,
     "test_rulings_guided.py::test_any_answers_give_a_ruling_or_a_4xx": _FUZZ,
     "test_rulings_record.py::test_any_carried_result_gives_a_record_or_a_4xx": _FUZZ,
