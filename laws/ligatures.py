@@ -11,8 +11,10 @@ The repair is a rule, not a list of words, so that the next edition extracted
 the same way is repaired too.  It needs to know what a word is, and takes that
 from a `Lexicon`: an English word list with frequencies (pyspellchecker's, from
 the OpenSubtitles-based English dictionary it ships) plus the words of the
-corpus's clean texts (the 2007 slides, the guide, ...), which also say which
-compounds the Laws write with a hyphen (`East-West`, `higher-ranking`).
+corpus's clean texts related to the edition repaired (for the 2017 Laws: the
+blog's transcription of its Laws 33-40, the guide to it, the 2007 slides:
+`edition_lexicon`), which also say which compounds the Laws write with a
+hyphen (`East-West`, `higher-ranking`).
 
 Lost ligatures.  A token that is not a word on its own (a *fragment*: `ender`,
 `insu`, `sta`; a single letter other than `a` and `I`) is read again with a
@@ -231,13 +233,64 @@ def lexicon_from_texts(texts: Iterable[str]) -> Lexicon:
 
 @functools.cache
 def corpus_lexicon(corpus_dir: Path | str) -> Lexicon:
-    """The English list plus the clean texts among the sources the corpus's
-    manifest lists.  A text with lost ligatures of its own (a PDF extraction,
-    such as the one being repaired) is left out by `lexicon_from_texts`."""
+    """The English list plus the clean texts among all the sources the
+    corpus's manifest lists (the repository's corpus: `default_lexicon`).  A
+    text with lost ligatures of its own (a PDF extraction, such as the one
+    being repaired) is left out by `lexicon_from_texts`.  A parser uses
+    `edition_lexicon`, which does not grow with the corpus."""
     from laws import manifest
 
     sources = manifest.load(Path(corpus_dir)).sources
-    return lexicon_from_texts(s.path.read_bytes().decode("utf-8", errors="replace") for s in sources)
+    return lexicon_from_texts(_read(s) for s in sources)
+
+
+def _read(source) -> str:
+    return source.path.read_bytes().decode("utf-8", errors="replace")
+
+
+def _is_clean(text: str) -> bool:
+    return damage_rate(_sample(text), english()) <= DAMAGED_RATE
+
+
+# How many codes of its family, newest first, an edition's vocabulary goes
+# back through to find a clean text of a code (the 2017 Laws find the 2007
+# slides text one code back; a 2027 code from a PDF, two).
+FAMILY_DEPTH = 3
+
+
+def related_texts(corpus, edition_id: str) -> list[str]:
+    """The clean texts whose words repair an edition's text: its own sources
+    and those of the guides to it, then those of the codes of its family
+    before it (and their guides), newest first, up to the first that has a
+    clean text of the code itself, at most FAMILY_DEPTH codes back.  So the
+    vocabulary is the edition's own and its nearest predecessor's, however
+    many other codes the corpus holds (`corpus`: a loaded manifest)."""
+    edition = corpus.edition(edition_id)
+
+    def texts_of(eid: str) -> list[tuple[str, str]]:
+        ids = {eid} | {e.id for e in corpus.editions if e.guide_to == eid}
+        return [(s.kind, t) for s in corpus.sources if s.edition in ids for t in [_read(s)] if _is_clean(t)]
+
+    texts = [t for _, t in texts_of(edition_id)]
+    earlier = sorted((e for e in corpus.editions if e.kind == "code" and e.family == edition.family
+                      and e.year < edition.year), key=lambda e: -e.year)
+    for code in earlier[:FAMILY_DEPTH]:
+        found = texts_of(code.id)
+        texts += [t for _, t in found]
+        if any(kind == "code" for kind, _ in found):
+            break
+    return texts
+
+
+@functools.cache
+def edition_lexicon(corpus_dir: Path | str, edition_id: str) -> Lexicon:
+    """The English list plus the texts related to the edition being repaired
+    (`related_texts`): what a parser of that edition's text uses.  Unrelated
+    sources (other families, older codes of its own) do not enter it, so
+    neither its words nor the time to make it grow with the corpus."""
+    from laws import manifest
+
+    return english().with_texts(related_texts(manifest.load(Path(corpus_dir)), edition_id))
 
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus"

@@ -315,3 +315,63 @@ def test_domain_code_only():
             "print(sorted(m for m in sys.modules if m.startswith('laws.web') or m == 'flask'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- the vocabulary a parse uses does not grow with unrelated sources ----------------------
+
+RELATED_2017 = ["001_c10fccc6a02ee89d.txt", "004_00dffde58a6aed35.txt",  # the guide to 2017, its witness
+                "000_f79d4105db5f19c6.txt", "003_9d8ca0f08b130dce.txt"]  # 2007, the code before it
+
+
+def test_the_2017_vocabulary_is_its_own_and_its_predecessors():
+    """The 2017 repair reads the clean texts of 2017 and of the guide to it,
+    then of 2007, the code before it in its family (whose slides text is a
+    clean text of a code, so it goes no further back); not the rubber code,
+    nor the PDF extraction itself (damaged)."""
+    from laws import manifest
+
+    texts = ligatures.related_texts(manifest.load(CORPUS), "2017")
+    assert texts == [(CORPUS / f).read_bytes().decode("utf-8", errors="replace") for f in RELATED_2017]
+
+
+def test_unrelated_codes_leave_the_vocabulary_as_it_is(tmp_path):
+    """Two more codes in the corpus (an older duplicate code, a code of
+    another family), copies of the 2007 slides text: the 2017 parse's lexicon
+    is the same, word for word and count for count; every source's (as the
+    parse used before) is not."""
+    import shutil
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
+        for eid, family in (("1997", "duplicate"), ("2000-other", "other")):
+            shutil.copy(CORPUS / RELATED_2017[2], corpus / f"copy-{eid}.txt")
+            f.write(f'\n[[edition]]\nid = "{eid}"\ntitle = "Copy {eid}"\nyear = {eid[:4]}\nkind = "code"\n'
+                    f'family = "{family}"\npublisher = "Nobody"\nlaws = "1-93"\ndescription = "A copy."\n'
+                    f'\n[[source]]\nfile = "copy-{eid}.txt"\nedition = "{eid}"\ntitle = "A copy"\nkind = "code"\n'
+                    f'parser = "slides"\nlaws = "1-93"\nprovenance = "Copied."\nattribution = "Nobody"\n')
+    grown, real = ligatures.edition_lexicon(corpus, "2017"), ligatures.edition_lexicon(CORPUS, "2017")
+    assert (grown.corpus, grown.hyphenated) == (real.corpus, real.hyphenated)
+    assert ligatures.corpus_lexicon(corpus).corpus != ligatures.corpus_lexicon(CORPUS).corpus
+
+
+def test_the_2017_parse_repairs_as_well_with_its_own_vocabulary(monkeypatch):
+    """The whole 2017 PDF parse (texts, footnotes, definitions, every
+    correction and uncertain reading) is the same with the lexicon of the
+    related texts as with that of every source in the corpus."""
+    from laws import manifest
+    from laws.corrections import Corrections
+    from laws.parsers import get
+
+    source = next(s for s in manifest.load(CORPUS).sources if s.file == PDF_TEXT.name)
+
+    def parse():
+        p = get(source.parser)(PDF_TEXT.read_bytes().decode(source.encoding), source, Corrections.load(CORPUS), {})
+        return ([(c.raw, c.corrected, c.reason, c.kind, c.where) for c in p.corrections + p.uncertain],
+                [(pr.id, pr.heading, pr.text) for law in p.laws for pr in law.provisions],
+                [(f.provision, f.text) for law in p.laws for f in law.footnotes],
+                [(d.term, d.text) for d in p.definitions], p.index)
+
+    related = parse()
+    monkeypatch.setattr(ligatures, "edition_lexicon", lambda corpus_dir, _: ligatures.corpus_lexicon(corpus_dir))
+    assert related == parse()

@@ -339,12 +339,19 @@ def test_law_2_board_table_is_2007s(db):
 
 def test_law_77_scoring_tables_have_2007s_cells_where_the_same(db):
     t17, t07 = tables(db, "2017", "77"), tables(db, "2007", "77")
+    # the captions as the file prints them (its apostrophe a straight one,
+    # as in the rest of its text), title and subtitle told apart
     assert [t[0] for t in t17] == [
-        "Trick Score. Scored by declarer’s side if the contract is fulfilled.", "At a Notrump Contract",
-        "Premium Score. Scored by declarer’s side. Slams", "Overtricks",
+        "Trick Score. Scored by declarer's side if the contract is fulfilled.", "At a Notrump Contract",
+        "Premium Score. Scored by declarer's side. Slams", "Overtricks",
         "Premiums for Game, Partscore, Fulfilling Contract",
-        "Undertrick Penalties. Scored by declarer’s opponents if the contract is not fulfilled. Undertricks: "
+        "Undertrick Penalties. Scored by declarer's opponents if the contract is not fulfilled. Undertricks: "
         "Tricks by which declarer falls short of the contract"]
+    assert [t[1] for t in t17] == [
+        ["If Trumps are:", "", "♣", "♦", "♥", "♠"], ["", "Undoubled", "Doubled", "Redoubled"],
+        ["For making a slam", "Not Vulnerable", "Vulnerable"],
+        ["For each (Tricks made in excess of contract)", "Not Vulnerable", "Vulnerable"], [],
+        ["", "", "Not Vulnerable", "Vulnerable"]]
     # trick score (suit symbols restored), slams, overtricks, premiums, undertricks: 2007's cells
     for i in (0, 2, 3, 4, 5):
         assert t17[i][2] == t07[i][2], t17[i][0]
@@ -366,6 +373,15 @@ def test_law_78B_imp_scale(db):
     assert header == header07 == ["Difference in points", "IMPs"]
     assert rows17[0] == ["0–10", "0"] and rows17[-1] == ["4000+", "24"]
     assert rows17[1:-1] == rows07[:-1]  # 20–40 ... 3500–3990: 2007's cells
+
+
+def test_the_tables_are_found_where_they_are_printed(db):
+    """Each rebuilt table is recorded once, against the provision it was
+    printed in; the text after it goes on as the law's next provisions."""
+    assert rows(db, "select location, line from corrections where source = ? and kind = 'table' order by line",
+                FILE) == [("2", 1416), ("77", 2116), ("78B", 2334)]
+    assert rows(db, "select id, heading from provisions where edition = '2017' and law = 78 and id > '78B' "
+                    "order by ord") == [("78C", "Total Point Scoring"), ("78D", "Conditions of Contest")]
 
 
 # --- every sentence of the law text ---------------------------------------------------

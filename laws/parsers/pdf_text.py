@@ -26,8 +26,10 @@ kind of damage, never one file's lines, and records every change as a
 - suit symbols lost (`spades ()`): restored from the suit named (`_suits`);
 - lost ligatures (`o ender`, `insu cient`) and hyphens (`nono ending`):
   `laws.ligatures.restore`, through `_ligatures`;
-- tables flattened cell by cell: rebuilt from declared layouts checked against
-  the cells actually present (`laws.parsers.pdf_tables`);
+- tables flattened cell by cell: found by the shape of their cells in each
+  law's lines as the extractor broke them (before sentences are rejoined),
+  rebuilt and checked against the cells actually present, and given to the
+  provision they were printed in (`laws.parsers.pdf_tables`, `_cut_tables`);
 - front matter (title page, preface, introduction, promulgating bodies),
   definitions (`Term: text`), and the official index at the back, which is not
   law text: it is read by `laws.parsers.official_index` (`parse_index`).
@@ -89,6 +91,7 @@ class _Context:
     pages: int = 0  # pages of the body read so far
     law_starts: dict[int, int] = field(default_factory=dict)  # law number -> line of its title
     lexicon: ligatures.Lexicon | None = None  # what a word is, for the ligature repair
+    tables: dict[int, pdf_tables.Group] = field(default_factory=dict)  # by the number in their marker line
     note_pages: dict[int, int] = field(default_factory=dict)  # footnote number -> page it is printed on
 
     def layout(self, raw: str, corrected: str, reason: str, where: str = "", line: int | None = None,
@@ -130,12 +133,14 @@ def parse(text: str, source, corrections: Corrections, parsed) -> ParsedSource:
     toc = _toc(ctx, parts.toc)
     front = _pages(ctx, parts.front, roman=True)
     body = _pages(ctx, parts.body, roman=False, notes=True)
-    # the ligature repair knows the clean texts of this corpus and how the
-    # whole of this text spells its words
-    ctx.lexicon = ligatures.corpus_lexicon(source.path.parent).for_document(
+    # the ligature repair knows the clean texts related to this edition (not
+    # every source of the corpus: `edition_lexicon`) and how the whole of
+    # this text spells its words
+    ctx.lexicon = ligatures.edition_lexicon(source.path.parent, source.edition).for_document(
         "\n".join(s for _, s in front + body))
     ctx.out.sections = _front_matter(ctx, front)
     defs, law_lines = _split_definitions(ctx, body)
+    law_lines = _cut_tables(ctx, law_lines)
     law_lines = _unwrap(ctx, law_lines)
     ctx.out.definitions = _definitions(ctx, defs)
     ctx.out.laws = [_parse_law(ctx, number, title_lines, lines_, toc.get(number))
@@ -525,7 +530,8 @@ def _unwrap(ctx: _Context, lines: list[Line]) -> list[Line]:
     for k, (n, s) in enumerate(lines):
         prev = out[-1][1] if out else ""
         heading_line = LAW_LINE.match(s) or LAW_LINE.match(prev) or (
-            len(out) > 1 and LAW_LINE.match(out[-2][1]))
+            len(out) > 1 and LAW_LINE.match(out[-2][1])) or pdf_tables.MARK.fullmatch(s) \
+            or pdf_tables.MARK.fullmatch(prev)  # a table's place is a line of its own
         # a short last line of a block the extractor wrapped goes on with the
         # block even after a stop ('... of the auction.' / 'Law 39 applies.')
         joined = _continues(prev, s) or (wrapped and len(s) < WRAP_TAIL
@@ -538,6 +544,20 @@ def _unwrap(ctx: _Context, lines: list[Line]) -> list[Line]:
         else:
             out.append((n, s))
             wrapped = False
+    return out
+
+
+def _cut_tables(ctx: _Context, lines: list[Line]) -> list[Line]:
+    """Each law's tables cut out of its lines while they are still as the
+    extractor broke them (one cell or a few to a line), a marker line left in
+    their place (`pdf_tables.extract`)."""
+    starts = [i for i, (_, s) in enumerate(lines) if LAW_LINE.match(s)] + [len(lines)]
+    out = lines[:starts[0]]
+    for i, end in zip(starts, starts[1:]):
+        head, body = lines[i:min(i + 2, end)], lines[i + 2:end]
+        groups, body = pdf_tables.extract(ctx, ctx.out.edition, int(LAW_LINE.match(lines[i][1])[1]), body)
+        ctx.tables.update(groups)
+        out += head + body
     return out
 
 
@@ -571,10 +591,14 @@ def _parse_law(ctx: _Context, number: int, title_line: Line, body: list[Line], t
     ctx.law_starts[number] = n
     title_text, _ = ctx.finish(where, raw_title)
     title = title_case(title_text)
-    tables, body = pdf_tables.extract(ctx, ctx.out.edition, number, body)
     outline = Outline(number)
     headings = toc.headings if toc else {}
+    tables: dict[str, list[pdf_tables.Group]] = {}
     for line_no, s in body:
+        mark = pdf_tables.MARK.fullmatch(s)
+        if mark:  # a table belongs to the provision it was printed in
+            tables.setdefault(outline.current.id, []).append(ctx.tables[int(mark[1])])
+            continue
         _read_line(ctx, outline, s, line_no, headings)
     _split_list_tails(outline.provisions)
     law = Law(number=number, title=title, provisions=outline.provisions)
@@ -582,10 +606,7 @@ def _parse_law(ctx: _Context, number: int, title_line: Line, body: list[Line], t
         if prov.heading:
             prov.heading, _ = ctx.finish(prov.id, prov.heading)
         prov.text, prov.raw_text = ctx.finish(prov.id, prov.text)
-        prov.tables = tables.get(prov.id, [])
-    for pid in tables:
-        if pid not in {p.id for p in law.provisions}:
-            raise SourceError(ctx.file, f"a table of Law {number} belongs to {pid}, which the parser did not find")
+        prov.tables = pdf_tables.finish(ctx, prov.id, tables.get(prov.id, []))
     return law
 
 
