@@ -115,3 +115,49 @@ def test_renumbered_provisions_are_moved_and_keeping_an_id_never_is(db):
 def test_rubber_to_duplicate_never_uses_moved(db):
     for n in (44, 59, 64):
         assert "moved" not in {c["status"] for c in compare.diff(db, n, "1993-rubber", "2007")["changes"]}
+
+
+def _pairs(db, law: int) -> list[tuple[list, list, str]]:
+    return [(c["from_provisions"], c["to_provisions"], c["status"])
+            for c in compare.diff(db, law, "2007", "2017")["changes"]]
+
+
+def test_an_opening_repeated_in_two_provisions_faces_both(db):
+    """2007 26's opening ('When an offending player's call is withdrawn ...
+    then if he becomes a defender:') opens both 2017 26A and 26B: it is
+    shown against each, not as paired with 26A only (and so, read from
+    26B's side, as having no predecessor)."""
+    assert _pairs(db, 26) == [
+        (["26"], ["26A"], "moved"), (["26A"], [], "removed"), (["26A1"], [], "removed"),
+        (["26"], ["26B"], "merged"), (["26A2"], ["26B"], "merged"), (["26A2(b)"], ["26B"], "merged"),
+        (["26B"], ["26B"], "merged"), (["26A2(a)"], [], "removed")]
+
+
+def test_the_numbering_pairs_what_the_words_cannot_where_the_structure_is_kept(db):
+    """2007 31A2(a) and 2017 31A2(a), the lenient case of one rule under
+    31A2 (kept, with (a) and (b) in both), share no words beyond
+    boilerplate; 2007 56 ('See Law 54D') and 2017 56 are each their law's
+    own text under one title.  Both pairs are `changed`, not a removal and
+    an addition."""
+    assert ([(f, t, s) for f, t, s in _pairs(db, 31) if "31A2(a)" in f + t]
+            == [(["31A2(a)"], ["31A2(a)"], "changed"), (["31A2(a)"], ["31A2(b)"], "merged")])
+    assert _pairs(db, 56) == [(["56"], ["56"], "changed"), ([], ["56A"], "added"), ([], ["56B"], "added")]
+
+
+def test_the_numbering_says_nothing_where_the_labels_differ():
+    """A law rewritten with other sections (1A, 1B against 1A, 1B, 1C under
+    the same opening): 1B's words match nothing, and its id alone does not
+    pair it.  With the same labels on both sides, it does."""
+    old = [_p("1", "The following provisions apply to every session of the tournament:"),
+           _p("1A", "The Director shall rule on the claim promptly."),
+           _p("1B", "Refreshments may be served at the tables during the rounds of a long session.")]
+    new = [old[0], old[1],
+           _p("1B", "Scoring tables shall be posted by the Tournament Organizer before the event."),
+           _p("1C", "Partnership understandings must be disclosed before the session begins.")]
+    assert [(c["from_provision"], c["to_provision"], c["status"]) for c in changes.compare_law(old, new)] == [
+        ("1", "1", "same"), ("1A", "1A", "same"), ("1B", None, "removed"), (None, "1B", "added"),
+        (None, "1C", "added")]
+    found = changes.compare_law(old, new[:3])
+    assert [(c["from_provision"], c["to_provision"], c["status"]) for c in found] == [
+        ("1", "1", "same"), ("1A", "1A", "same"), ("1B", "1B", "changed")]
+    assert found[2]["evidence"] == "the same id under 1, whose provisions keep their labels"

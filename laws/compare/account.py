@@ -5,9 +5,11 @@ gives them, in the direction asked for) to a short account that opens the
 comparison page (issue 22, "What changed, in words"):
 
   - every provision that is not `same` is named, five at most ('and N more'
-    past five), the ones whose place changed first (moved, split, merged,
-    removed, added; a moved one as '2007 86A → 2017 12C2(b)'), then the ones
-    whose words changed;
+    past five, or sooner when the names would not fit four lines of a phone:
+    `LEAD_CHARS`), the ones whose place changed first (moved, split, merged,
+    removed, added; a moved one as '86A → 12C2(b)': the page and the reply
+    say which editions, and an id carries its law), then the ones whose
+    words changed;
   - for up to three changed provisions, the phrase that changed, taken from
     the word ops: the largest hunk of deleted and inserted words (hunks
     joined across a gap of a few equal words, so a phrase reads as one), cut
@@ -15,6 +17,11 @@ comparison page (issue 22, "What changed, in words"):
   - a curated note (`notes.toml`, reviewed notes only) where the change is
     one of substance the words cannot show;
   - at most `WORDS_MAX` words in all, counted as a reader sees them (`words`).
+
+Laid out in two parts: the `lead`, the names, which the page shows as its
+first sentence, and the `detail`, the phrases and the note, which the page
+folds below it (a <details> the reader opens): a director reads what
+changed in ten seconds, and how, if he wants it, with one tap.
 
 Every item that names a change links to its row of the redline: `#c-<n>`,
 n its 1-based place in the changes as given (the page numbers its rows the
@@ -31,6 +38,11 @@ from pathlib import Path
 from laws.compare.text import normalise
 
 WORDS_MAX = 60     # the issue: four lines at 360 px
+# The names, shown before the redline, fit four lines at 360 px: the body
+# font (17 px) sets 28-32 characters a line in 328 px, ids breaking only at
+# spaces (measured in Chromium: Law 12's names at 142 characters took five
+# lines; at most 105 take four over every law of 2007 -> 2017).
+LEAD_CHARS = 105
 NAMES_MAX = 5      # provisions named before 'and N more'
 PHRASES_MAX = 3    # changed provisions whose phrase is quoted
 PHRASE_MAX = 12    # words a side of a quoted phrase
@@ -63,33 +75,40 @@ def account(changes: list[dict], from_ed: str, to_ed: str, law: int | None = Non
     """The account of one law's changes, read from `from_ed` to `to_ed`:
 
         {"text": plain text, "parts": [{"text", "href"}...] (href None for
-         plain words), "words": n, "named": [[status, [change indexes]]...],
-         "more": n not named, "phrases": [change index...], "note": note or None}
+         plain words), "lead": the parts of the names, "detail": the parts
+         of the phrases and the note (parts = lead + detail), "words": n,
+         "named": [[status, [change indexes]]...], "more": n not named,
+         "phrases": [change index...], "note": note or None}
 
     `notes` defaults to the reviewed notes of `notes.toml`."""
-    items = _items(changes, from_ed, to_ed)
+    items = _items(changes)
     note = _note(law, from_ed, to_ed, notes)
     if not items:
         text = ("The title changed; every provision reads the same." if title_changed
                 else "Every provision reads the same.")
-        parts = [{"text": text, "href": None}]
-        return _finish(parts + _note_parts(note), [], 0, [], note)
+        return _finish([{"text": text, "href": None}], _note_parts(note), [], 0, [], note)
     budget = WORDS_MAX - (words(note["sentence"]) + 1 if note else 0)
-    # fewer names if the names alone overrun (long ids of a big split)
+    # fewer names if the names overrun the words or the lead's four lines (long ids of a big split)
     for n_names in range(min(NAMES_MAX, len(items)), 0, -1):
         names = _names(items, n_names)
-        if _count(names) <= budget:
+        if _count(names) <= budget and _chars(names) <= LEAD_CHARS:
             break
     phrases = _phrases(changes, budget - _count(names))
     named = [[it["status"], it["rows"]] for it in items[:n_names]]
-    parts = names + [p for ph in phrases for p in ph["parts"]] + _note_parts(note)
-    return _finish(parts, named, len(items) - n_names, sorted(ph["row"] for ph in phrases), note)
+    detail = [p for ph in phrases for p in ph["parts"]] + _note_parts(note)
+    return _finish(names, detail, named, len(items) - n_names, sorted(ph["row"] for ph in phrases), note)
 
 
-def _finish(parts: list[dict], named: list, more: int, phrases: list[int], note: dict | None) -> dict:
+def _finish(lead: list[dict], detail: list[dict], named: list, more: int, phrases: list[int],
+            note: dict | None) -> dict:
+    parts = lead + detail
     text = "".join(p["text"] for p in parts)
-    return {"text": text, "parts": parts, "words": words(text), "named": named, "more": more,
-            "phrases": phrases, "note": note}
+    return {"text": text, "parts": parts, "lead": lead, "detail": detail, "words": words(text),
+            "named": named, "more": more, "phrases": phrases, "note": note}
+
+
+def _chars(parts: list[dict]) -> int:
+    return len("".join(p["text"] for p in parts))
 
 
 def _count(parts: list[dict]) -> int:
@@ -102,7 +121,7 @@ def _href(row: int) -> str:
 
 # ---------------------------------------------------------------- naming
 
-def _items(changes: list[dict], from_ed: str, to_ed: str) -> list[dict]:
+def _items(changes: list[dict]) -> list[dict]:
     """The non-same changes as the account names them: the rows of one split
     or merge are one item (they share `part_of`), each with its words."""
     items, seen = [], {}
@@ -116,7 +135,7 @@ def _items(changes: list[dict], from_ed: str, to_ed: str) -> list[dict]:
         if key in seen:
             seen[key]["rows"].append(i)
             continue
-        item = {"status": status, "rows": [i], "text": _item_text(c, status, from_ed, to_ed)}
+        item = {"status": status, "rows": [i], "text": _item_text(c, status)}
         if key:
             seen[key] = item
         items.append(item)
@@ -134,7 +153,7 @@ def _status(c: dict) -> str:
     return c["status"] if c["status"] in ORDER else "changed"
 
 
-def _item_text(c: dict, status: str, from_ed: str, to_ed: str) -> str:
+def _item_text(c: dict, status: str) -> str:
     f, t = c.get("from_provision"), c.get("to_provision")
     if status == "removed":
         return f
@@ -142,14 +161,14 @@ def _item_text(c: dict, status: str, from_ed: str, to_ed: str) -> str:
         return t
     if status in ("split", "merged") and c.get("part_of"):
         fp, tp = c["part_of"]["from_provisions"], c["part_of"]["to_provisions"]
-        return f"{from_ed} {', '.join(fp)} → {to_ed} {', '.join(tp)}"
+        return f"{', '.join(fp)} → {', '.join(tp)}"
     if f != t:  # another id, in this law or another (an id carries its law's number): where it went
-        return f"{from_ed} {f} → {to_ed} {t}"
+        return f"{f} → {t}"
     return t
 
 
 def _names(items: list[dict], n: int) -> list[dict]:
-    """'Moved: 2007 86A → 2017 12C2(b). Removed: 12C1(f). Changed: 12A, 12A1 and 9 more.'"""
+    """'Moved: 86A → 12C2(b). Removed: 12C1(f). Changed: 12A, 12A1 and 9 more.'"""
     parts: list[dict] = []
     shown = items[:n]
     for k, it in enumerate(shown):

@@ -35,6 +35,16 @@ another law (2007 17D became 2017 15A).
    rule's words carried over with new words between them are still found
    (2007 26, 'When an offending player's call is withdrawn, and he chooses a
    different final call ..., then if he becomes a defender', in 2017 26A).
+   An old leftover found so in several new units faces each of them: the
+   new code repeats that opening at the head of 2017 26A and 26B
+   (`_join_openings`).
+4. The numbering, where the structure is kept (codes of one family only:
+   the rubber code numbers its own way): a unit still unpaired whose parent
+   is paired with the parent of the same id (or that is its law's own
+   text), among siblings with the same labels in both editions, is paired
+   with the unit of its id (`_pair_by_numbering`): 2007 31A2(a) and 2017
+   31A2(a) are the lenient case of one rule, reworded whole.
+5. Any unit left is removed (older edition) or added (newer).
 """
 from __future__ import annotations
 
@@ -260,19 +270,29 @@ def _score(ev: Evidence, ua: Unit, ub: Unit) -> tuple[float, float, str]:
     return score, text, ", ".join(bits)
 
 
-def align(a: list[Unit], b: list[Unit], overrides: list[dict] = ()) -> list[Group]:
+def align(a: list[Unit], b: list[Unit], overrides: list[dict] = (), numbering: bool = True) -> list[Group]:
     """Groups of corresponding units (see the module's docstring), in the
     order the steps made them.  `a` and `b` may hold one law or a whole code
-    (units of several laws, each with its `law`)."""
+    (units of several laws, each with its `law`).  `numbering`: whether the
+    two editions number their provisions alike (codes of one family), so
+    that the numbering is evidence (step 4); the rubber code's Law 41 is not
+    the duplicate code's Law 41 by its number."""
     grouping = _Grouping()
     ev = Evidence(a, b)
     _apply_overrides(grouping, a, b, overrides)
+    _auto_steps(grouping, ev, a, b, numbering)
+    _finish(grouping.groups)
+    return grouping.groups
+
+
+def _auto_steps(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit], numbering: bool) -> None:
+    """Every step after the overrides, in order (the module's docstring)."""
     _match_exact(grouping, a, b)
     _match_best_first(grouping, ev, a, b)
     _join_contained(grouping, ev, a, b)
+    if numbering:
+        _pair_by_numbering(grouping, a, b)
     _leave_unmatched(grouping, a, b)
-    _finish(grouping.groups)
-    return grouping.groups
 
 
 def _apply_overrides(grouping: _Grouping, a: list[Unit], b: list[Unit], overrides: list[dict]) -> None:
@@ -314,7 +334,7 @@ def _match_best_first(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[
 
 def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit]) -> None:
     """Splits and merges, by residual coverage: a leftover joins the group of
-    the unit of the other side that holds it (`_best_container`), or makes
+    the unit of the other side that holds it best (`_containers`), or makes
     one with it.  The units looked in are those of the same law and, across
     laws, those sharing enough words (`Evidence.candidates`)."""
     group_of = grouping.group_of
@@ -327,34 +347,67 @@ def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Un
         for u, v in pairs:
             near.setdefault(id(u), []).append(v)
         for u in left:
-            best = _best_container(group_of, ev, side, u, near.get(id(u), []))
-            if best is None:
+            found = _containers(group_of, ev, side, u, near.get(id(u), []))
+            if not found:
                 continue
-            _rank, v, why = best
+            _rank, v, why, _cover = found[0]
             g = group_of.get(_k(1 - side, v))
             if g is None:
                 pair = ([u], [v]) if side == 0 else ([v], [u])
-                grouping.add(*pair, _rank, "contained", evidence=why)
+                g = grouping.add(*pair, _rank, "contained", evidence=why)
             else:
-                (g.a if side == 0 else g.b).append(u)
+                _join(g, side, u, why)
                 group_of[_k(side, u)] = g
-                g.how = "contained" if g.how == "auto" else g.how
-                g.evidence += f"; {u.pid} joined: {why}"
+            if side == 0:
+                _join_openings(grouping, g, u, found[1:])
 
 
-def _best_container(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[Unit]) -> tuple | None:
-    """(rank, unit, evidence in words) of the unit of the other side that
-    best holds the leftover `u`, or None.  A unit holds it when `u`'s clauses
-    are found there beyond what its partners already carry (`residual`,
-    COVER_MIN), or when the pair scores as a one-to-one match would
-    (`_score`; across laws its words alone must reach MATCH_MIN plus the
-    same-law bonus it lacks).  A new provision that is closer to one of the unit's
-    partners than to the unit is a copy of what the new code already has
-    (2017 56A restating 54B, kept as 54B): it is added, not a piece of a
-    split.  An old provision is never such a copy: a rule whose words live
-    on in the new code is not removed.  A unit an override placed is never
-    joined."""
-    best = None
+def _join(g: Group, side: int, u: Unit, why: str) -> None:
+    (g.a if side == 0 else g.b).append(u)
+    g.how = "contained" if g.how == "auto" else g.how
+    g.evidence += f"; {u.pid} joined: {why}"
+
+
+def _join_openings(grouping: _Grouping, first: Group, u: Unit, others: list[tuple]) -> None:
+    """An old leftover's words found in more new units than the one it
+    joined: an opening the new code repeats at the head of several
+    provisions (2007 26's 'When an offending player's call is withdrawn ...
+    then if he becomes a defender' opens both 2017 26A and 26B).  The
+    leftover faces each unit holding COVER_MIN of its clauses by coverage
+    alone (not by a one-to-one score): a free one joins its group as another
+    piece of the split; one already grouped takes it as another piece of its
+    merge (the leftover is then in two groups, as the one side of a split is
+    in each of its pieces).  Old units only: a new leftover found in several
+    old ones is mostly a short opening the new code put above its
+    sub-provisions ('The Regulating Authority:', 2017 40B2(a)), whose words
+    do not say which old rule it carries."""
+    done = {id(first)}
+    for _rank, v, why, cover in others:
+        if cover < COVER_MIN:
+            continue
+        g = grouping.group_of.get(_k(1, v))
+        if g is None:
+            first.b.append(v)
+            grouping.group_of[_k(1, v)] = first
+            first.evidence += f"; {v.pid} joined: {why}"
+        elif id(g) not in done and g.how != "override":
+            _join(g, 0, u, why)
+            done.add(id(g))
+
+
+def _containers(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[Unit]) -> list[tuple]:
+    """(rank, unit, evidence in words, coverage) of each unit of the other
+    side that holds the leftover `u`, best first.  A unit holds it when
+    `u`'s clauses are found there beyond what its partners already carry
+    (`residual`, COVER_MIN), or when the pair scores as a one-to-one match
+    would (`_score`; across laws its words alone must reach MATCH_MIN plus
+    the same-law bonus it lacks).  A new provision that is closer to one of
+    the unit's partners than to the unit is a copy of what the new code
+    already has (2017 56A restating 54B, kept as 54B): it is added, not a
+    piece of a split.  An old provision is never such a copy: a rule whose
+    words live on in the new code is not removed.  A unit an override placed
+    is never joined."""
+    out = []
     for v in theirs:
         if v.kind != "text":
             continue
@@ -370,10 +423,68 @@ def _best_container(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: li
         # across laws, as for a one-to-one pair, the words must make up for the place
         matches = score >= MATCH_MIN and text >= TEXT_MIN + (0 if u.law == v.law else SAME_LAW_BONUS + MATCH_MIN - TEXT_MIN)
         if cover >= COVER_MIN or matches:
-            rank = score + 100 * cover
-            if best is None or rank > best[0]:
-                best = (rank, v, f"{cover:.0%} of its clauses found, score {score:.0f}: {why}")
-    return best
+            out.append((score + 100 * cover, v, f"{cover:.0%} of its clauses found, score {score:.0f}: {why}", cover))
+    out.sort(key=lambda c: -c[0])  # best first; stable: of equals, the first met
+    return out
+
+
+def _pair_by_numbering(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
+    """The numbering as evidence, where the structure is kept: a provision
+    no step paired, under a parent paired with the parent of the same id
+    (or the law's own text, under the law), whose siblings have the same
+    labels in both editions, is the successor of the provision of the same
+    id: the cases of a rule kept in their order, reworded whole (2007
+    31A2(a), the lenient case when the bid repeats the denomination, is
+    2017 31A2(a), the lenient case of a comparable call), or a law's text
+    rewritten whole under its title (2007 56 'See Law 54D', 2017 56 'When
+    a lead out of turn is faced, declarer may:').  The partner may already
+    be a piece of a merge or split (its words found in another provision);
+    one paired one-to-one has its successor there.  Where the labels differ
+    (a law rewritten with other sections), the numbering says nothing."""
+    first = {(side, u.law, u.pid): u for side, us in ((0, a), (1, b)) for u in us
+             if u.para == 0 and u.kind == "text"}
+    labels: dict[tuple[int, int, str | None], set[str]] = {}
+    for side, us in ((0, a), (1, b)):
+        for u in us:
+            labels.setdefault((side, u.law, _parent(u.pid)), set()).add(u.pid)
+    for (side, law, pid), u in first.items():
+        v = first.get((1, law, pid))
+        if side == 1 or v is None or not (grouping.free(0, u) or grouping.free(1, v)):
+            continue
+        parent = _parent(pid)
+        if labels[(0, law, parent)] != labels[(1, law, parent)] or not _parents_paired(grouping, first, law, parent):
+            continue
+        if not all(_shared(grouping, s, x) for s, x in ((0, u), (1, v))):
+            continue
+        grouping.add([u], [v], fuzz.ratio(u.key, v.key), "auto",
+                     evidence=f"the same id under {'the law' if parent is None else parent}, "
+                              "whose provisions keep their labels")
+
+
+def _parents_paired(grouping: _Grouping, first: dict, law: int, parent: str | None) -> bool:
+    """Whether the parent of that id is paired with itself (the law always is)."""
+    if parent is None:
+        return True
+    pa, pb = first.get((0, law, parent)), first.get((1, law, parent))
+    return pa is not None and pb is not None and not grouping.free(0, pa) \
+        and grouping.group_of[_k(0, pa)] is grouping.group_of.get(_k(1, pb))
+
+
+def _shared(grouping: _Grouping, side: int, u: Unit) -> bool:
+    """Free, or one of several units of its side in its group (a piece of a
+    merge or split): a unit paired one-to-one keeps its one partner."""
+    g = grouping.group_of.get(_k(side, u))
+    return g is None or len(g.a if side == 0 else g.b) > 1
+
+
+_LAST_LABEL = re.compile(r"(?:\([a-z]+\)|[A-Z]|\d+|\.\w+)$")
+
+
+def _parent(pid: str) -> str | None:
+    """The id a provision's id continues ('31A2' for '31A2(a)', '31' for
+    '31A'); None for the law's own text ('31')."""
+    m = _LAST_LABEL.search(pid)
+    return (pid[:m.start()] if m else "") or None
 
 
 def _same_side_text(ev: Evidence, u: Unit, p: Unit) -> float:
@@ -411,11 +522,7 @@ def unnecessary_overrides(a: list[Unit], b: list[Unit], overrides: list[dict]) -
     """The overrides the aligner no longer needs: those whose provisions it
     groups exactly as the override does when run without any override."""
     auto = _Grouping()
-    ev = Evidence(a, b)
-    _match_exact(auto, a, b)
-    _match_best_first(auto, ev, a, b)
-    _join_contained(auto, ev, a, b)
-    _leave_unmatched(auto, a, b)
+    _auto_steps(auto, Evidence(a, b), a, b)
     out = []
     for o in overrides:
         ua = [_k(0, u) for u in a if u.law == o["from_law"] and _named(u, o["from_provisions"])]

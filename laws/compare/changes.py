@@ -43,7 +43,7 @@ def compare_law(a_provisions: list[dict], b_provisions: list[dict], overrides: l
     older edition's order, for reading the comparison the other way round).
     `renumbered`: whether another id means `moved` (within a family)."""
     a, b = units(a_provisions), units(b_provisions)
-    return _changes_of_law(expand(align(a, b, overrides)), 0, renumbered)
+    return _changes_of_law(expand(align(a, b, overrides, numbering=renumbered)), 0, renumbered)
 
 
 def compare_code(a_laws: dict[int, list[dict]], b_laws: dict[int, list[dict]], overrides: list[dict] = (),
@@ -54,7 +54,7 @@ def compare_code(a_laws: dict[int, list[dict]], b_laws: dict[int, list[dict]], o
     crossing laws is in both laws' lists."""
     a = [u for n, ps in sorted(a_laws.items()) for u in units(ps, n)]
     b = [u for n, ps in sorted(b_laws.items()) for u in units(ps, n)]
-    groups = expand(align(a, b, overrides))
+    groups = expand(align(a, b, overrides, numbering=renumbered))
     by_law: dict[int, list[Group]] = {n: [] for n in set(a_laws) | set(b_laws)}
     for g in groups:
         for n in {u.law for u in g.a + g.b}:

@@ -123,8 +123,10 @@ def pack_ops(ops: list[list[str]], new_text: str, old_text: str) -> tuple[list, 
     shown = "".join(t for op, t in ops if op != "delete")
     first = next((t.rstrip() for op, t in ops if op != "delete"), "")
     tried = []
-    # where the ops start: their whole newer text, else where the first run is
-    for at in (new_text.find(shown) if shown else 0, 0, new_text.find(first) if first else 0):
+    # where the ops start: their whole newer text, else where the first run
+    # is; a piece of a merge may start at a short word found earlier inside
+    # another ('the' in 'then'): each place the first run is, in turn
+    for at in (new_text.find(shown) if shown else 0, 0, *_places(first, new_text)):
         if at < 0 or at in tried:
             continue
         tried.append(at)
@@ -138,6 +140,17 @@ def pack_ops(ops: list[list[str]], new_text: str, old_text: str) -> tuple[list, 
     if unpack_ops(out, at, new_text, old_text) != ops:  # never so far; all text, to be safe
         out = [t if op == "delete" else ["=" if op == "equal" else "+", t] for op, t in ops]
     return out, at
+
+
+def _places(run: str, text: str, most: int = 20) -> list[int]:
+    """Where `run` is in `text`, first first (at most `most` places; [0] for no run)."""
+    if not run:
+        return [0]
+    out, i = [], text.find(run)
+    while i >= 0 and len(out) < most:
+        out.append(i)
+        i = text.find(run, i + 1)
+    return out or [-1]
 
 
 def _pack_from(ops: list[list[str]], at: int, new_text: str, old_text: str) -> list:
