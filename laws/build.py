@@ -315,12 +315,16 @@ def _after_store_steps(corpus_dir: Path, glosses: dict, notes: list[str]):
     # package, which imports this module (laws.web.db uses current_store)
     from laws import compare
     from laws.checkers import registry
+    from laws.rulings import carry
     from search import index
     return [
         ("plain words", lambda db, out: glosses.update(plain.build(db, corpus_dir))),
         ("checker links", lambda db, out: registry.write_links(db)),
         # the comparison's notes say which curated alignments the aligner no longer needs
         ("comparisons", lambda db, out: notes.extend(compare.build(db, corpus_dir)["notes"])),
+        # a new code's rulings, checker cites and guide links carried through the
+        # comparison; its lines say how many carried cites await review
+        ("carried rulings", lambda db, out: notes.extend(carry.build(db, corpus_dir, out))),
         ("search index", lambda db, out: index.build(db, out / "index")),
     ]
 

@@ -16,10 +16,11 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 7  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
+SCHEMA_VERSION = 8  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
 # 5: glosses (the plain-words layer); 6: an edition's life: editions.status, published,
 # in_force_from, superseded_by (in_force stays "the code in force", now resolved at build time);
-# 7: alignments' ops packed against the provisions' texts (ops_at, raw_at; raw_ops NULL when it is ops)
+# 7: alignments' ops packed against the provisions' texts (ops_at, raw_at; raw_ops NULL when it is ops);
+# 8: carried_rulings, carried_cites (a new code's rulings carried through the comparison)
 DB_NAME = "laws.db"
 
 
@@ -107,6 +108,19 @@ def create(path: Path) -> sqlite_utils.Database:
         "edition": str, "provision": str, "plain": str, "situations": str, "judgement": int,
         "text_hash": str, "stale": int, "reviewed_by": str, "same_as": str, "file": str, "line": int,
     }, pk=("edition", "provision"), foreign_keys=[("edition", "editions", "id")])
+    # A new code's rulings carried from the previous code's through the
+    # comparison (laws/rulings/carry.py), served from here until the code has
+    # rulings files of its own: the trees (data: JSON as a rulings file holds
+    # them), and every cite carried, how, and whether a reviewer settled it.
+    db["carried_rulings"].create({"edition": str, "period": str, "from_edition": str, "rules_of": str,
+                                  "data": str}, pk=("edition", "period"))
+    db["carried_cites"].create({
+        "edition": str, "period": str, "node": str, "from_edition": str, "provision": str,
+        "to_provisions": str,  # JSON: the new code's provisions cited in its place (none while waiting)
+        "status": str, "change": str, "reviewed": int,
+        "decision": str,  # follows | accept | replace | remove | null (waiting)
+        "reviewer": str, "reviewed_on": str})
+    db["carried_cites"].create_index(["edition", "period"])
     return db
 
 

@@ -64,3 +64,53 @@ def test_a_codes_guided_procedures_cite_only_its_provisions_or_are_refused_by_na
         assert (reply.status_code, reply.get_json()["field"]) == (400, "edition")
         return
     assert sorted(_cites(guided.load()[edition], set()) - _provisions(db, edition)) == []
+
+
+# --- a code the build carried rulings into (laws/rulings/carry.py) ------------------
+#
+# The made-up 2027 code of tests/test_edition_life.py on the day it takes
+# effect: no rulings files of its own, so the build carries 2017's.  Every
+# code of that corpus is ruled by its own provisions, or (carried, awaiting
+# review) by the older code's, cited as "2017:<id>" and said to be unreviewed;
+# or refused by name.
+
+from tests.test_edition_life import corpus_2027, on_the_day  # noqa: E402,F401 (the shared 2027 code)
+
+CODES_2027 = CODES + ["2027"]
+
+
+def _carried_ok(db, edition: str, body: dict) -> list[str]:
+    """The reply's cites that are neither the edition's own provisions nor an
+    older code's provision said to await review."""
+    bad = []
+    for cite in sorted(_cites(body, set())):
+        other, _, pid = cite.rpartition(":")
+        if not other:
+            ok = db.execute("select 1 from provisions where edition = ? and id = ?", [edition, cite]).fetchone()
+        else:
+            ok = body.get("reviewed") is False and cite.split(":")[1] in body["review"] and db.execute(
+                "select 1 from provisions where edition = ? and id = ?", [other, pid]).fetchone()
+        if not ok:
+            bad.append(cite)
+    return bad
+
+
+@pytest.mark.parametrize("edition", CODES_2027)
+@pytest.mark.parametrize("period", [*rulings_data.PERIODS, "guided"])
+def test_after_the_switch_every_code_rules_by_its_own_provisions_or_says_it_is_unreviewed(on_the_day, period,
+                                                                                           edition):
+    from laws import store
+    from laws.build import current_store
+
+    app = on_the_day[0]
+    db = store.connect(current_store(app.config["DATA_DIR"]))
+    request = REQUESTS.get(period, {"procedure": "claim", "answers": {}})
+    reply = app.test_client().post(f"/api/rulings/{period}", json={"edition": edition, **request})
+    body = reply.get_json()
+    files = guided.editions() if period == "guided" else rulings_data.editions(period)
+    if edition == "1993-rubber" and period == "auction":  # no file, and no older rubber code to carry from
+        assert (reply.status_code, body["field"]) == (400, "edition")
+        return
+    assert reply.status_code == 200 and body["edition"] == edition
+    assert ("carried_from" in body) == (edition not in files)
+    assert _carried_ok(db, edition, body) == []

@@ -70,8 +70,7 @@ def _own_cites(tree: dict) -> set[str]:
 
 
 def _law(pid: str) -> int | None:
-    m = re.match(r"\d+", pid)
-    return int(m[0]) if m else None
+    return data.law_of(pid)  # None for an older code's provision a carried tree still cites
 
 
 def _subtrees_used(tree: dict, subtrees: dict, seen: set | None = None) -> set[str]:
@@ -86,8 +85,13 @@ def _subtrees_used(tree: dict, subtrees: dict, seen: set | None = None) -> set[s
     return seen
 
 
-@lru_cache(maxsize=None)
 def procedures(edition: str) -> dict[str, list[dict]]:
+    """`_procedures`, for the trees served now (a store's carried trees are its own)."""
+    return _procedures(edition, data.served_store())
+
+
+@lru_cache(maxsize=64)
+def _procedures(edition: str, _store: str | None) -> dict[str, list[dict]]:
     """provision id -> the procedures that cite it, best first:
 
     1. the procedure named for that very provision (a kind's `law`: "54");
@@ -129,8 +133,13 @@ def procedures(edition: str) -> dict[str, list[dict]]:
     return {pid: [p for _, p in sorted(ps, key=lambda x: x[0])] for pid, ps in found.items()}
 
 
-@lru_cache(maxsize=None)
 def by_law(edition: str) -> list[tuple[str, dict]]:
+    """`_by_law`, for the trees served now (a store's carried trees are its own)."""
+    return _by_law(edition, data.served_store())
+
+
+@lru_cache(maxsize=64)
+def _by_law(edition: str, _store: str | None) -> list[tuple[str, dict]]:
     """(the provision a mechanical procedure is named for, the procedure):
     an auction or play kind's `law` ("54", "45C4"), for the provisions of
     that law its tree does not cite by name (54A for the faced opening lead

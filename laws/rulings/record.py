@@ -131,17 +131,31 @@ def with_context(rec: dict, ctx: dict, board: dict | None) -> dict:
 def provision_texts(conn, edition: str, ids) -> list[dict]:
     """Each provision with its text and its children's, in the order given
     (`conn`: a connection to the store)."""
+    from laws.rulings.data import split_cite
+
     out = []
-    for pid in ids:
+    for cite in ids:
+        other, pid = split_cite(cite)  # a carried cite awaiting review ("2017:45F"): the older code's text
+        ed = other or edition
         row = conn.execute("select id, heading, text from provisions where edition = ? and id = ?",
-                           [edition, pid]).fetchone()
+                           [ed, pid]).fetchone()
         if row is None:
             continue
         parts = [row["text"] or ""] + [r["text"] for r in conn.execute(
-            "select text from provisions where edition = ? and parent = ? order by ord", [edition, pid])
+            "select text from provisions where edition = ? and parent = ? order by ord", [ed, pid])
             if r["text"]]
-        out.append({"id": pid, "heading": row["heading"] or "", "text": " ".join(p for p in parts if p)})
+        out.append({"id": cite, "heading": row["heading"] or "", "text": " ".join(p for p in parts if p)})
     return out
+
+
+def review_notes(ruling: dict) -> list[str]:
+    """A ruling by trees carried from an older code says so on its record, as
+    on its page: whose rulings, and what is not yet reviewed."""
+    if not ruling.get("carried_from"):
+        return []
+    head = f"Ruled by the {ruling['carried_from']} rulings carried into the {ruling['edition']} Laws"
+    return [f"{head}, each provision cited the same or reviewed." if ruling["reviewed"]
+            else f"{head}; {ruling['review']}."]
 
 
 def _once(ids) -> list[str]:
@@ -170,7 +184,7 @@ def from_guided(ruling: dict, ctx: dict, texts: list[dict], adjusted: dict | Non
             "edition": ruling["edition"], **ctx,
             "steps": [{"question": a["text"], "answer": a["label"], "cites": a["cites"]} for a in ruling["answered"]],
             "ruling": o.get("ruling") or "(not reached: questions remain)",
-            "notes": [x["text"] for x in (o.get("information"), o.get("penalty")) if x],
+            "notes": review_notes(ruling) + [x["text"] for x in (o.get("information"), o.get("penalty")) if x],
             "score_adjustment": adj and adj.get("when"), "checker": adj and adj.get("checker"),
             "adjusted": adjusted, "keep": o.get("record") or [],
             "provisions": texts, "complete": ruling["outcome"] is not None}, ctx, board)
@@ -349,7 +363,7 @@ def from_mechanical(period: str, ruling: dict, steps: list[dict], facts: str, ct
     if not complete:
         said = (said + " " if said else "") + "(Not complete: questions remain.)"
     return finish({"kind": period, "procedure": period, "title": title, "edition": ruling["edition"], **ctx,
-            "entered": facts, "steps": steps, "ruling": said, "notes": _notes(period, o),
+            "entered": facts, "steps": steps, "ruling": said, "notes": review_notes(ruling) + _notes(period, o),
             "score_adjustment": adj and adj.get("when"), "checker": None, "adjusted": adjusted, "keep": [],
             "provisions": texts, "complete": complete}, ctx, board)
 

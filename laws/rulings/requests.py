@@ -18,6 +18,7 @@ import jsonschema
 
 from laws.errors import quotable
 from laws.rulings import RulingError
+from laws.rulings import data as rulings_data
 
 FOLDER = Path(__file__).resolve().parent
 PERIODS = ("auction", "play", "guided")
@@ -36,8 +37,17 @@ def schema(period: str) -> dict:
 
 
 @lru_cache(maxsize=None)
-def _validator(period: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(period))
+def _validator(period: str, editions: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+    """The period's schema, its `edition` also taking `editions`: the codes
+    ruled by trees the build carried into them (laws.rulings.carry), which
+    the file, written before them, cannot list."""
+    data = schema(period)
+    enum = data["properties"]["edition"]["enum"]
+    extra = [e for e in editions if e not in enum]
+    if extra:
+        data = {**data, "properties": {**data["properties"],
+                                       "edition": {**data["properties"]["edition"], "enum": enum + extra}}}
+    return jsonschema.Draft202012Validator(data)
 
 
 def field_of(error: jsonschema.ValidationError) -> str | None:
@@ -109,7 +119,7 @@ def _order(error: jsonschema.ValidationError):
 def check(period: str, payload) -> None:
     """Refuse `payload` unless it fits the period's request schema:
     RulingError naming the field."""
-    errors = list(_validator(period).iter_errors(payload))
+    errors = list(_validator(period, tuple(rulings_data.editions(period))).iter_errors(payload))
     if errors:
         error = min(errors, key=_order)
         raise RulingError(explain(error), field_of(error))

@@ -33,10 +33,10 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
 from laws.rulings import guided, record
-from laws.web.checkers import cite_links, provision_url
+from laws.web.checkers import provision_url
 from laws.web.db import get_db
 from laws.web.render import definition_url
-from laws.web.rulings import json_ruling
+from laws.web.rulings import json_ruling, ruling_cite_links
 from laws.web.site import cached
 
 bp = Blueprint("guided", __name__)
@@ -76,8 +76,14 @@ def _cited(data: dict) -> set[str]:
 
 
 def _texts(edition: str, data: dict) -> dict:
-    return {p["id"]: {"heading": p["heading"], "text": p["text"], "url": provision_url(edition, p["id"])}
-            for p in record.provision_texts(get_db(), edition, sorted(_cited(data)))}
+    out = {}
+    for p in record.provision_texts(get_db(), edition, sorted(_cited(data))):
+        # a carried cite awaiting review ("2017:45F") is the older code's provision, labelled as such
+        other, pid = rulings_data.split_cite(p["id"])
+        out[p["id"]] = {"heading": p["heading"], "text": p["text"], "url": provision_url(other or edition, pid)}
+        if other:
+            out[p["id"]]["label"] = rulings_data.older_label(p["id"], edition)
+    return out
 
 
 def bundle() -> dict:
@@ -128,12 +134,12 @@ def step_view(procedure: str, args) -> dict:
     steps, so_far = [], {}
     for a in ruling["answered"]:
         steps.append({**a, "change": _state_url(path, edition, so_far),
-                      "cites": cite_links(edition, a["cites"])})
+                      "cites": ruling_cite_links(edition, a["cites"])})
         so_far[a["id"]] = a["value"]
     kept = {a["id"]: a["value"] for a in ruling["answered"]}
     question = ruling["questions"][0] if ruling["questions"] else None
     if question:
-        question = {**question, "cites": cite_links(edition, question["cites"]),
+        question = {**question, "cites": ruling_cite_links(edition, question["cites"]),
                     "terms": [{**t, "url": definition_url(edition, t["id"])} for t in question["terms"]]}
     texts = bundle()["texts"].get(edition, {})
     others = []
@@ -145,7 +151,7 @@ def step_view(procedure: str, args) -> dict:
                                                                     and v in valid[k]["answers"]})})
     return {"ruling": ruling, "edition": edition, "procedure": procedure, "steps": steps, "question": question,
             "answers": kept, "others": others,
-            "cites": [dict(c, text=texts.get(c["id"])) for c in cite_links(edition, ruling["cites"])],
+            "cites": [dict(c, text=texts.get(c["id"])) for c in ruling_cite_links(edition, ruling["cites"])],
             "restart": _state_url(path, edition, {}),
             "record_url": _state_url("/rulings/record", edition, kept, procedure=procedure)}
 

@@ -76,15 +76,28 @@ _CHECKER_RESULT = _obj({"result": {"type": "object"}, "explanation": _STR, "cite
 # a question of kind "option" has no answers of its own (null): the reply's
 # `options` are its choices
 _QUESTION = _obj({"id": _STR, "text": _STR, "kind": _STR, "answers": {"type": ["array", "null"]}, "cites": _STRS})
+# a code ruled by the trees the build carried into it from the previous
+# code's (laws/rulings/carry.py) says so: whose rulings they are, whether
+# every cite the reply makes was found the same or reviewed, and if not what
+# changed; a cite awaiting review is the older code's provision, "2017:45F"
+_CARRIED = {
+    "carried_from": {**_STR, "description": "only for a code ruled by rulings carried from an older code's "
+                                            "through the comparison: that code's id"},
+    "reviewed": {"type": "boolean", "description": "with carried_from: true when every provision the reply cites "
+                                                   "is the code's own, found the same or reviewed; false while any "
+                                                   "waits for review (then cited as the older code's, '2017:45F')"},
+    "review": {**_NSTR, "description": "with carried_from: what changed in the provisions awaiting review "
+                                       "('not yet reviewed for 2027: 45F became 45G, words changed'); null "
+                                       "when reviewed"}}
 _RULING = _obj({"edition": _STR, "irregularity": {"type": ["object", "null"]},
                 "questions": {"type": "array", "items": _QUESTION}, "options": {"type": "array"},
-                "outcome": {"type": ["object", "null"]}, "say": _STR, "cites": _STRS})
+                "outcome": {"type": ["object", "null"]}, "say": _STR, "cites": _STRS}, _CARRIED)
 _GUIDED_LIST = {"type": "array", "items": _obj({
     "edition": _STR, "procedures": {"type": "array", "items": _obj({"id": _STR, "title": _STR, "summary": _STR,
                                                                      "laws": _INTS})}})}
 _GUIDED = _obj({"edition": _STR, "procedure": _STR, "title": _STR, "laws": _INTS,
                 "questions": {"type": "array", "items": _QUESTION}, "answered": {"type": "array"},
-                "outcome": {"type": ["object", "null"]}, "say": _STR, "cites": _STRS})
+                "outcome": {"type": ["object", "null"]}, "say": _STR, "cites": _STRS}, _CARRIED)
 
 # A query's numbers are read as digits (laws.web.limits.number_arg), where a
 # body's 7.0 is 7 as JSON Schema counts it: a parameter's schema cannot say

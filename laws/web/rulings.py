@@ -14,18 +14,45 @@ import json
 import re
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, has_app_context, jsonify, render_template, request
 
 from laws.rulings import RulingError
 from laws.rulings import auction as auction_rulings
 from laws.rulings.auction import parse_calls_text
 from laws.rulings import data as rulings_data
 from laws.web.checkers import cite_links, provision_url
-from laws.web.db import get_db
+from laws import store
+from laws.web.db import build_dir, get_db
 from laws.web.site import cached
 
 bp = Blueprint("rulings", __name__)
 SEATS = "NESW"
+
+
+def _served_store():
+    """The store of the build served in this request (None outside one): a
+    code without rulings files of its own is ruled by the trees the build
+    carried into it (laws.rulings.data.store_from)."""
+    return build_dir() / store.DB_NAME if has_app_context() else None
+
+
+@bp.record_once
+def _carried_trees(_state):
+    rulings_data.store_from(_served_store)
+
+
+def ruling_cite_links(edition: str, ids) -> list[dict]:
+    """`cite_links`, where a carried cite awaiting review ("2017:45F") links
+    and is labelled as the older code's provision, never as this code's."""
+    out = []
+    for cite in ids:
+        other, pid = rulings_data.split_cite(cite)
+        if other is None:
+            out += cite_links(edition, [cite])
+        else:
+            link = cite_links(other, [pid])[0]
+            out.append({**link, "id": cite, "label": rulings_data.older_label(cite, edition)})
+    return out
 
 
 def _error(message: str, field: str | None, status: int = 400):
@@ -53,7 +80,8 @@ def rule(payload) -> dict:
         raise RulingError(f"The {payload['edition']} Laws are not in the store.", "edition")
     out = auction_rulings.rule(payload, editions)
     law = out["irregularity"] and out["irregularity"]["law"]
-    if law and int(law) not in _laws_in_store(out["edition"]):
+    # a carried code's tree names the older code's law where the new code lacks it ("27 (2017 Laws)")
+    if law and "carried_from" not in out and int(law) not in _laws_in_store(out["edition"]):
         raise RulingError(f"Law {law} of the {out['edition']} edition is not in the store yet, so this ruling "
                           "cannot cite it; ask for another edition.", "edition")
     return out
@@ -84,15 +112,19 @@ def api_auction():
 def provision_texts(edition: str, ids) -> dict:
     db = get_db()
     out = {}
-    for pid in sorted(ids):
+    for cite in sorted(ids):
+        other, pid = rulings_data.split_cite(cite)  # a carried cite awaiting review: the older code's
+        ed = other or edition
         row = db.execute("select id, law, heading, text from provisions where edition = ? and id = ?",
-                         [edition, pid]).fetchone()
+                         [ed, pid]).fetchone()
         if row is not None:
             kids = [r["text"] for r in db.execute(
-                "select text from provisions where edition = ? and parent = ? order by ord", [edition, pid])
+                "select text from provisions where edition = ? and parent = ? order by ord", [ed, pid])
                 if r["text"]]
-            out[pid] = {"heading": row["heading"] or "", "text": row["text"] or "", "children": kids,
-                        "url": provision_url(edition, pid)}
+            out[cite] = {"heading": row["heading"] or "", "text": row["text"] or "", "children": kids,
+                         "url": provision_url(ed, pid)}
+            if other:
+                out[cite]["label"] = rulings_data.older_label(cite, edition)
     return out
 
 
@@ -216,7 +248,8 @@ def auction_page():
                                                    o["outcome"] if o else None)})
         other = other or o
     texts = bundle()["texts"].get(edition, {}) if ruling else {}
-    cites = [dict(link, text=texts.get(link["id"])) for link in cite_links(edition, ruling["cites"])] if ruling else []
+    cites = [dict(link, text=texts.get(link["id"])) for link in ruling_cite_links(edition, ruling["cites"])] \
+        if ruling else []
     question = ruling["questions"][0] if ruling and ruling["questions"] else None
     hidden = {k: v for k, v in state.items() if not question or k != question["id"]}
     return render_template("rulings/auction.html", ruling=ruling, error=error, state=state, edition=edition,
@@ -227,7 +260,8 @@ def auction_page():
 
 @bp.app_template_filter("provision_url")
 def _provision_url_filter(pid: str, edition: str) -> str:
-    return provision_url(edition, pid)
+    other, own = rulings_data.split_cite(pid)  # a carried cite awaiting review: the older code's provision
+    return provision_url(other or edition, own)
 
 
 @bp.app_context_processor

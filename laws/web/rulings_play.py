@@ -21,9 +21,8 @@ from flask import Blueprint, Response, render_template, request
 from laws.rulings import RulingError
 from laws.rulings import data as rulings_data
 from laws.rulings import play as play_rulings
-from laws.web.checkers import cite_links
 from laws.web.db import get_db
-from laws.web.rulings import json_ruling, provision_texts
+from laws.web.rulings import json_ruling, provision_texts, ruling_cite_links
 from laws.web.site import cached
 
 bp = Blueprint("rulings_play", __name__)
@@ -34,9 +33,10 @@ def editions() -> list[str]:
     """Editions with play rulings whose play laws are in the store, newest first."""
     def compute():
         db = get_db()
-        return [e for e in rulings_data.editions("play")
-                if db.execute("select count(distinct law) from provisions where edition = ? and law between 41 "
-                              "and 67", [e]).fetchone()[0] >= 27]
+        # a code whose play rulings were carried into it cites only provisions the store has
+        return [e for e in rulings_data.editions("play") if "carried" in rulings_data.load("play")[e] or
+                db.execute("select count(distinct law) from provisions where edition = ? and law between 41 "
+                           "and 67", [e]).fetchone()[0] >= 27]
     return cached("rulings_play_editions", compute)
 
 
@@ -159,7 +159,8 @@ def play_page():
                        "differs": both and o["outcome"] != ruling["outcome"],
                        "numbering": both and o["outcome"] == ruling["outcome"] and o["cites"] != ruling["cites"]})
     texts = bundle()["texts"].get(edition, {}) if ruling else {}
-    cites = [dict(link, text=texts.get(link["id"])) for link in cite_links(edition, ruling["cites"])] if ruling else []
+    cites = [dict(link, text=texts.get(link["id"])) for link in ruling_cite_links(edition, ruling["cites"])] \
+        if ruling else []
     question = ruling["questions"][0] if ruling and ruling["questions"] else None
     hidden = {k: v for k, v in state.items() if not question or k != question["id"]}
     return render_template("rulings/play.html", ruling=ruling, error=error, state=state, edition=edition,

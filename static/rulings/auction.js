@@ -265,8 +265,8 @@
     var walked = root.LawbookRulings.walk(data, a.kind, a.facts, a.values, a.seats);
     var irr = null;
     if (a.irregularity) irr = { index: a.irregularity.index, seat: a.irregularity.seat, kind: a.irregularity.kind, law: data.kinds[a.kind].law };
-    return { edition: parsed.edition, irregularity: irr, questions: walked.questions, options: walked.options,
-      outcome: walked.outcome, say: walked.say, cites: walked.cites, path: walked.path };
+    return root.LawbookRulings.reviewOf(data, { edition: parsed.edition, irregularity: irr, questions: walked.questions, options: walked.options,
+      outcome: walked.outcome, say: walked.say, cites: walked.cites, path: walked.path });
   }
 
   root.LawbookRulings = root.LawbookRulings || {};

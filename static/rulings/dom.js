@@ -37,12 +37,19 @@
       }
       var law = (/^\d+/.exec(id) || [""])[0];
       return el("li", {}, [el("details", { "class": "cite-text" }, [
-        el("summary", { text: "Law " + id + (t && t.heading ? " — " + t.heading : "") }),
+        el("summary", { text: (t && t.label ? t.label : "Law " + id) + (t && t.heading ? " — " + t.heading : "") }),
         el("div", { "class": "provision-text" }, body),
         el("a", { href: t ? t.url : "/" + edition + "/law/" + law + "#" + encodeURIComponent(id), text: "Open Law " + id })])]);
     }));
   }
 
+  /* a ruling by trees carried from an older code says so, as the server's page does */
+  function reviewNote(r) {
+    if (!r.carried_from) return null;
+    return el("p", { "class": "review-note", id: "review-note", role: "note" }, ["Ruled by the " + r.carried_from + " rulings carried into the " + r.edition + " Laws" +
+      (r.reviewed ? ", each provision cited the same or reviewed." : "; "), r.reviewed ? null : el("strong", { text: r.review }), r.reviewed ? null : "."]);
+  }
+
   root.LawbookRulings = root.LawbookRulings || {};
-  root.LawbookRulings.dom = { el: el, editionTabs: editionTabs, citeList: citeList };
+  root.LawbookRulings.dom = { el: el, editionTabs: editionTabs, citeList: citeList, reviewNote: reviewNote };
 })(typeof window !== "undefined" ? window : this);

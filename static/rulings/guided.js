@@ -58,8 +58,8 @@
       ((outcome.penalty || {}).cites || []).forEach(function (c) { if (cites.indexOf(c) < 0) cites.push(c); });
     }
     var spec = data.kinds[procedure];
-    return { edition: data.edition, procedure: procedure, title: spec.title, laws: spec.laws, questions: pending,
-      answered: answered, outcome: outcome, say: out.say, cites: cites, path: out.path };
+    return root.LawbookRulings.reviewOf(data, { edition: data.edition, procedure: procedure, title: spec.title, laws: spec.laws, questions: pending,
+      answered: answered, outcome: outcome, say: out.say, cites: cites, path: out.path });
   }
 
   /* --- drawing, offline -------------------------------------------------------- */
@@ -121,6 +121,9 @@
       if (e !== s.edition && bundle.editions[e].kinds[procedure]) nav.appendChild(el("a", { "class": "edition", href: path + "?" + query({ edition: e }), text: e + " Laws" }));
     });
     app.appendChild(nav);
+    /* a ruling by trees carried from an older code says so, as the server's page does */
+    if (r.carried_from) app.appendChild(el("p", { "class": "review-note", id: "review-note", role: "note" }, ["Ruled by the " + r.carried_from + " rulings carried into the " + r.edition + " Laws" +
+      (r.reviewed ? ", each provision cited the same or reviewed." : "; "), r.reviewed ? null : el("strong", { text: r.review }), r.reviewed ? null : "."]));
     var q = r.questions[0];
     if (r.answered.length) {
       var ol = el("ol", { "class": "steps" }), soFar = { edition: s.edition };
@@ -180,7 +183,7 @@
       var ul = el("ul", { "class": "cites" });
       r.cites.forEach(function (c) {
         var t = texts[c] || {};
-        ul.appendChild(el("li", {}, [el("details", {}, [el("summary", { text: "Law " + c + (t.heading ? " — " + t.heading : "") }),
+        ul.appendChild(el("li", {}, [el("details", {}, [el("summary", { text: (t.label || "Law " + c) + (t.heading ? " — " + t.heading : "") }),
           t.text ? el("p", { "class": "provision-text", text: t.text }) : null, el("a", { href: t.url || "#", text: "Open Law " + c })])]));
       });
       sec.appendChild(ul);

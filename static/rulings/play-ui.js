@@ -214,6 +214,7 @@
     }
     var irr = r.irregularity, sec = el("section", { "class": "ruling", "aria-live": "polite" });
     sec.appendChild(el("h2", { text: irr ? "Law " + irr.law + ": " + irr.kind.replace(/-/g, " ") + (irr.seat ? " by " + NAMES[irr.seat] : "") : "No irregularity" }));
+    if (r.carried_from) sec.appendChild(D.reviewNote(r));
     if (r.say) sec.appendChild(el("p", { "class": "say", text: r.say }));
     var q = r.questions[0];
     if (q) {

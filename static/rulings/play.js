@@ -456,7 +456,7 @@
     }
     var out = { edition: req.edition, irregularity: irregularity };
     Object.keys(walked).forEach(function (k) { out[k] = walked[k]; });
-    return out;
+    return root.LawbookRulings.reviewOf(data, out);
   }
 
   root.LawbookRulings = root.LawbookRulings || {};

@@ -171,6 +171,13 @@
     });
   }
 
+  /* a ruling by trees carried from an older code says so on its record (record.py review_notes) */
+  function reviewNotes(r) {
+    if (!r.carried_from) return [];
+    var head = "Ruled by the " + r.carried_from + " rulings carried into the " + r.edition + " Laws";
+    return [r.reviewed ? head + ", each provision cited the same or reviewed." : head + "; " + r.review + "."];
+  }
+
   function assign(target, source) { Object.keys(source).forEach(function (k) { target[k] = source[k]; }); return target; }
 
   /* the results carried from the checkers, which only the server computes: listed, not guessed */
@@ -195,7 +202,7 @@
     var rec = { kind: "guided", procedure: r.procedure, title: r.title, edition: r.edition };
     assign(rec, ctx);
     return assign(assign(rec, { steps: steps, ruling: o.ruling || "(not reached: questions remain)",
-      notes: [o.information, o.penalty].filter(Boolean).map(function (x) { return x.text; }),
+      notes: reviewNotes(r).concat([o.information, o.penalty].filter(Boolean).map(function (x) { return x.text; })),
       score_adjustment: adj ? (adj.when || null) : null, checker: adj ? (adj.checker || null) : null,
       adjusted: null, keep: o.record || [],
       provisions: provisions(bundle.texts[edition] || {}, cited(r.answered, r.cites)), complete: r.outcome !== null }),
@@ -331,7 +338,7 @@
     var rec = { kind: period, procedure: period, title: title, edition: ruling.edition };
     assign(rec, ctx);
     return assign(assign(rec, { entered: entered(words, period, args, replayed.also, irr), steps: steps, ruling: said,
-      notes: notes(words, period, ruling.outcome), score_adjustment: adj ? (adj.when || null) : null, checker: null,
+      notes: reviewNotes(ruling).concat(notes(words, period, ruling.outcome)), score_adjustment: adj ? (adj.when || null) : null, checker: null,
       adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, assign(uncomputed(args), { edition: ruling.edition }), ctx));
   }
 

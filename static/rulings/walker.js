@@ -108,7 +108,30 @@
     return { questions: questions, options: options, outcome: outcome, say: says.join(" "), cites: cites, path: path };
   }
 
+  /* A code ruled by trees the build carried from an older code's
+     (laws/rulings/data.py review_of): the reply says whose rulings they are,
+     whether every cite it makes was found the same or reviewed, and what
+     changed where not.  Nothing is added for a code with rulings of its own. */
+  function reviewOf(data, reply) {
+    var carried = data.carried, pending = [];
+    if (!carried) return reply;
+    (function see(v) {
+      if (Array.isArray(v)) v.forEach(see);
+      else if (v && typeof v === "object") Object.keys(v).forEach(function (k) {
+        if (k === "cites" && Array.isArray(v[k])) v[k].forEach(function (c) {
+          if (typeof c === "string" && Object.prototype.hasOwnProperty.call(carried.notes, c) && pending.indexOf(c) < 0) pending.push(c);
+        });
+        else see(v[k]);
+      });
+    })(reply);
+    reply.carried_from = carried.from;
+    reply.reviewed = !pending.length;
+    reply.review = pending.length ? "not yet reviewed for " + data.edition + ": " + pending.map(function (c) { return carried.notes[c]; }).join("; ") : null;
+    return reply;
+  }
+
   root.LawbookRulings = root.LawbookRulings || {};
   root.LawbookRulings.walk = walk;
+  root.LawbookRulings.reviewOf = reviewOf;
   root.LawbookRulings.fill = fill;
 })(typeof self !== "undefined" ? self : this);

@@ -446,7 +446,8 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     irregularity = None
     if a["irregularity"]:
         irregularity = dict(a["irregularity"], law=data["kinds"][a["kind"]]["law"])
-    return {"edition": parsed["edition"], "irregularity": irregularity, **walked}
+    out = {"edition": parsed["edition"], "irregularity": irregularity, **walked}
+    return {**out, **rulings_data.review_of(data, out)}  # a carried code's ruling says whether it is reviewed
 
 
 def parse_calls_text(text: str, dealer: str) -> list[list[str]]:

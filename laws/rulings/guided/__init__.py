@@ -62,12 +62,15 @@ def asks(data: dict, procedure: str) -> dict[str, dict]:
     return out
 
 
-@lru_cache(maxsize=None)
 def laws_applied(edition: str) -> dict[str, set[int]]:
+    """`_laws_applied`, for the trees served now (a store's carried trees are its own)."""
+    return _laws_applied(edition, rulings_data.served_store())
+
+
+@lru_cache(maxsize=64)
+def _laws_applied(edition: str, _store: str | None) -> dict[str, set[int]]:
     """procedure -> the law numbers it applies in `edition`: those it names
     and those of every provision it can cite (law pages link to it)."""
-    import re
-
     data = load().get(edition)
     if data is None:
         return {}
@@ -81,7 +84,7 @@ def laws_applied(edition: str) -> dict[str, set[int]]:
             for key in ("score_adjustment", "information", "penalty"):
                 if isinstance(o.get(key), dict):
                     found += o[key].get("cites", [])
-            laws.update(int(m.group()) for c in found if (m := re.match(r"\d+", c)))
+            laws.update(n for c in found if (n := rulings_data.law_of(c)) is not None)
         out[procedure] = laws
     return out
 
@@ -155,9 +158,10 @@ def rule(payload, available: list[str] | None = None) -> dict:
         for c in (outcome["penalty"] or {}).get("cites", []):
             if c not in cites:
                 cites.append(c)
-    return {"edition": edition, "procedure": procedure, "title": spec["title"], "laws": spec["laws"],
-            "questions": pending, "answered": answered, "outcome": outcome, "say": out["say"],
-            "cites": cites, "path": out["path"]}
+    reply = {"edition": edition, "procedure": procedure, "title": spec["title"], "laws": spec["laws"],
+             "questions": pending, "answered": answered, "outcome": outcome, "say": out["say"],
+             "cites": cites, "path": out["path"]}
+    return {**reply, **rulings_data.review_of(data, reply)}  # a carried code's ruling says whether it is reviewed
 
 
 def endings(data: dict, procedure: str) -> list[tuple[dict, dict]]:

@@ -758,7 +758,8 @@ def rule(payload, editions: list[str] | None = None) -> dict:
         deemed = data["simultaneous"]
         walked["say"] = deemed["say"] + " " + walked["say"]
         walked["cites"] = deemed["cites"] + [c for c in walked["cites"] if c not in deemed["cites"]]
-    return {"edition": req["edition"], "irregularity": irregularity, **walked}
+    out = {"edition": req["edition"], "irregularity": irregularity, **walked}
+    return {**out, **rulings_data.review_of(data, out)}  # a carried code's ruling says whether it is reviewed
 
 
 def _seats(f: dict) -> dict:

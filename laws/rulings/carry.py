@@ -1,0 +1,336 @@
+"""Rulings carried forward through the comparison: a new code's rulings,
+checker cites and guide links, derived at build time from the previous
+code's through the stored alignment, until the new code has files of its own.
+
+For each code with no rulings file of its own for a period (`auction`,
+`play`, `guided`), the rulings of the code before it in its family that has
+them (its file, or what was carried into it) are copied, and every cite is
+mapped through the alignment of that pair (the `alignments` table the
+comparison stage wrote):
+
+- a provision `same`, or `moved` with its words unchanged, follows to its
+  new id by itself;
+- any other (changed, moved with words changed, split, merged, removed, or
+  not in the new code at all) waits for review: the carried tree keeps the
+  previous code's provision, written `<edition>:<provision>` ("2017:45F"),
+  never as a provision of the new code, and the tree's `carried.notes` says
+  what changed ("45F became 45G, words changed"), which a ruling passing
+  through it repeats (`data.review_of`).
+
+A review (corpus/reviews/<edition>.toml, read by `laws.rulings.reviews`)
+settles a waiting cite: accept the provision(s) it became, replace it by
+others of the new code, or remove it.  The checkers' cites (the store's
+`checker_cites`, so that the new code's law pages link them) and the guide's
+law links are carried the same way.  Everything is written into the store:
+`carried_rulings` (the derived trees, served from there) and `carried_cites`
+(every cite carried, how, and whether reviewed).  This module imports
+nothing from laws.web.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from laws.checkers import codes as checker_codes
+from laws.rulings import data as rulings_data
+from laws.rulings import reviews as reviews_mod
+
+PERIODS = ("auction", "play", "guided")
+PENDING_FILE = "reviews-pending-{edition}.toml"  # written beside the store: what the organiser reviews
+
+
+@dataclass(frozen=True)
+class Successor:
+    """What a provision of the older code became in the newer one."""
+
+    old: str
+    new: tuple[str, ...]  # the newer code's provisions it became (none: removed or absent)
+    status: str  # same | moved | changed | split | merged | removed | absent
+    words_changed: bool
+
+    @property
+    def follows(self) -> bool:
+        """Carried without review: the same rule under the same or a new number."""
+        return len(self.new) == 1 and (self.status == "same" or (self.status == "moved" and not self.words_changed))
+
+    def change(self, new_edition: str) -> str:
+        """What changed, in words ("45F became 45G, words changed")."""
+        new = ", ".join(self.new)
+        if self.follows:
+            return f"{self.old} is the same" if self.new == (self.old,) else f"{self.old} became {new}, the same words"
+        if self.status == "absent":
+            return f"{self.old} has no counterpart in the {new_edition} Laws"
+        if self.status == "removed":
+            return f"{self.old} was removed"
+        if self.status == "split":
+            return f"{self.old} was split into {new}"
+        if self.status == "merged":
+            return f"{self.old} was merged into {new}"
+        if self.new == (self.old,):
+            return f"{self.old}'s words changed"
+        return f"{self.old} became {new}" + (", words changed" if self.words_changed else "")
+
+
+class Alignment:
+    """The stored alignment of one pair of codes, read provision by provision."""
+
+    def __init__(self, conn, old: str, new: str):
+        self.old, self.new = old, new
+        self.rows: dict[str, list[tuple[tuple[str, ...], str, bool]]] = {}
+        for fp, fps, tp, tps, status, changed in conn.execute(
+                "select from_provision, from_provisions, to_provision, to_provisions, status, text_changed "
+                "from alignments where from_edition = ? and to_edition = ? order by law, ord", [old, new]):
+            froms = json.loads(fps) if fps is not None else ([fp] if fp else [])
+            tos = tuple(json.loads(tps) if tps is not None else ([tp] if tp else []))
+            for pid in froms:
+                if (tos, status, bool(changed)) not in self.rows.setdefault(pid, []):
+                    self.rows[pid].append((tos, status, bool(changed)))
+
+    def successor(self, pid: str) -> Successor:
+        rows = self.rows.get(pid)
+        if not rows:
+            return Successor(pid, (), "absent", False)
+        new = tuple(dict.fromkeys(p for tos, _, _ in rows for p in tos))
+        statuses = {s for _, s, _ in rows}
+        changed = any(c for _, _, c in rows)
+        if len(statuses) == 1:
+            status = statuses.pop()
+        else:  # pieces of one provision went different ways: the strongest change speaks for it
+            status = next(s for s in ("removed", "split", "merged", "changed", "moved", "same") if s in statuses)
+        if status == "changed" and new != (pid,):
+            status = "moved"
+        return Successor(pid, new, status, changed or status == "changed")
+
+
+@dataclass
+class Carried:
+    """Every cite carried into one edition from another, and how."""
+
+    edition: str
+    source: str
+    rows: list[dict] = field(default_factory=list)
+    checker_cites: list[tuple] = field(default_factory=list)  # (checker, edition, provision, title) for the store
+
+    def pending(self) -> list[dict]:
+        return [r for r in self.rows if not r["reviewed"]]
+
+
+def qualified(edition: str, pid: str) -> str:
+    """A cite of another code's provision: "2017:45F"."""
+    return f"{edition}:{pid}"
+
+
+class _Mapper:
+    """Maps the cites of one (period, source tree) into the new edition."""
+
+    def __init__(self, align: Alignment, reviews: reviews_mod.Reviews, carried: Carried, period: str):
+        self.align, self.reviews, self.carried, self.period = align, reviews, carried, period
+        self.notes: dict[str, str] = {}
+
+    def cite(self, pid: str, node: str) -> list[str]:
+        """The new edition's cites for one cite of the older code at `node`."""
+        old, new = self.align.old, self.align.new
+        if rulings_data.split_cite(pid)[0] is not None:  # an older code's provision still waiting: it stays
+            note = self.notes.setdefault(pid, f"still {pid.replace(':', ' ')}, carried unreviewed into {old}")
+            self._row(node, pid, note, (), "carried", None)
+            return [pid]
+        succ = self.align.successor(pid)
+        review = self.reviews.find(pid, self.period, node)
+        if review is not None:
+            cites = review.apply(succ, new)
+            self._row(node, pid, succ.change(new), tuple(cites), succ.status, review)
+            return cites
+        if succ.follows:
+            self._row(node, pid, succ.change(new), succ.new, succ.status, None, reviewed=True)
+            return list(succ.new)
+        q = qualified(old, pid)
+        self.notes[q] = succ.change(new)
+        self._row(node, pid, succ.change(new), (), succ.status, None, reviewed=False)
+        return [q]
+
+    def _row(self, node, pid, change, to, status, review, reviewed=None):
+        self.carried.rows.append({
+            "edition": self.align.new, "period": self.period, "node": node, "from_edition": self.align.old,
+            "provision": pid, "to_provisions": json.dumps(list(to)), "status": status, "change": change,
+            "reviewed": int(review is not None if reviewed is None else reviewed),
+            "decision": review.decision if review else ("follows" if reviewed else None),
+            "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
+
+    def tree(self, value, pointer: str = ""):
+        """A deep copy of `value` with every `cites` list mapped."""
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if k == "cites" and isinstance(v, list):
+                    out[k] = list(dict.fromkeys(c for pid in v for c in self.cite(pid, pointer or "/")))
+                else:
+                    out[k] = self.tree(v, f"{pointer}/{k}")
+            return out
+        if isinstance(value, list):
+            return [self.tree(v, f"{pointer}/{i}") for i, v in enumerate(value)]
+        return copy.deepcopy(value)
+
+
+def _codes(conn) -> list[dict]:
+    """The store's codes, oldest first within each family (year, then manifest order)."""
+    rows = conn.execute("select id, year, family, ord from editions where kind = 'code' order by year, ord")
+    return [{"id": r[0], "year": r[1], "family": r[2]} for r in rows]
+
+
+def _laws(conn, edition: str) -> set[int]:
+    return {r[0] for r in conn.execute("select distinct law from provisions where edition = ?", [edition])}
+
+
+def carry_tree(data: dict, mapper: _Mapper, new_laws: set[int], new_terms: set[str]) -> dict:
+    """One period's data of the older code, carried into the newer one."""
+    old, new = mapper.align.old, mapper.align.new
+    out = mapper.tree({k: v for k, v in data.items() if k != "carried"})
+    out["edition"] = new
+    for _, node in rulings_data.all_nodes(out):
+        # a question links the defined terms it uses: only those the new code defines
+        if isinstance((node.get("ask") or {}).get("terms"), list):
+            node["ask"]["terms"] = [t for t in node["ask"]["terms"] if t in new_terms]
+    for spec in out["kinds"].values():
+        # the law a kind is named for: the new code's, or said to be the older code's
+        if isinstance(spec.get("law"), str) and rulings_data.law_of(spec["law"]) not in new_laws:
+            spec["law"] = f"{spec['law']} ({old} Laws)"
+        if isinstance(spec.get("laws"), list):
+            spec["laws"] = [n for n in spec["laws"] if rulings_data.law_of(str(n)) in new_laws]
+    source = (data.get("carried") or {}).get("from") or old
+    out["carried"] = {"from": old, "rules_of": source, "notes": {**(data.get("carried") or {}).get("notes", {}),
+                                                                  **mapper.notes}}
+    return out
+
+
+def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[str, Carried]]:
+    """Every carried tree ({(edition, period): data}) and every cite carried
+    ({edition: Carried}), the reviews applied.  Reads the store, writes nothing."""
+    codes = _codes(conn)
+    reviews = reviews_mod.load_all(corpus_dir, {c["id"] for c in codes})
+    trees: dict[tuple[str, str], dict] = {}
+    carried: dict[str, Carried] = {}
+    laws = {c["id"]: _laws(conn, c["id"]) for c in codes}
+    for period in PERIODS:
+        have = dict(rulings_data.files_data(period))
+        for i, code in enumerate(codes):
+            if code["id"] in have or not laws[code["id"]]:
+                continue
+            before = [c["id"] for c in codes[:i] if c["family"] == code["family"] and c["id"] in have]
+            if not before:
+                continue
+            old = before[-1]
+            c = carried.setdefault(code["id"], Carried(code["id"], old))
+            mapper = _Mapper(Alignment(conn, old, code["id"]), reviews.of(code["id"]), c, period)
+            terms = {r[0] for r in conn.execute("select term from definitions where edition = ?", [code["id"]])}
+            have[code["id"]] = trees[(code["id"], period)] = carry_tree(have[old], mapper, laws[code["id"]], terms)
+    for code in codes:
+        if code["id"] in carried:
+            carried[code["id"]].checker_cites = _carry_links(conn, carried[code["id"]], reviews.of(code["id"]))
+    for c in carried.values():
+        reviews.of(c.edition).check(conn, c)
+    reviews.check_carried(set(carried))
+    return trees, carried
+
+
+def _carry_links(conn, carried: Carried, reviews: reviews_mod.Reviews) -> list[tuple]:
+    """The checkers' cites and the guide's law links of the older code, carried:
+    the checker_cites rows for the new code (its law pages link the checkers),
+    and every link listed in `carried`, reviewed or waiting."""
+    align = Alignment(conn, carried.source, carried.edition)
+    rows = conn.execute("select checker, provision, title from checker_cites where edition = ? order by checker",
+                        [carried.source]).fetchall()
+    own = checker_codes.editions().get(carried.edition, {}).get("checkers", {})
+    mine = [r for r in rows if r[0] not in own]  # a checker with data of its own for the new code keeps it
+    new_rows = []
+    for checker, pid, title in mine:
+        mapper = _Mapper(align, reviews, carried, "checkers")
+        for cite in mapper.cite(pid, f"/{checker}"):
+            if rulings_data.split_cite(cite)[0] is None:
+                new_rows.append((checker, carried.edition, cite, title))
+    _carry_guide_links(conn, carried, reviews)
+    return new_rows
+
+
+def _carry_guide_links(conn, carried: Carried, reviews: reviews_mod.Reviews) -> None:
+    """A guide to the older code links laws of the code in force: a law follows
+    to the newer code when the comparison finds it the same; any other is
+    listed for review (the guide's words explain the older code's law)."""
+    old, new = carried.source, carried.edition
+    status = dict(conn.execute("select law, status from law_comparisons where from_edition = ? and to_edition = ?",
+                               [old, new]).fetchall())
+    for topic, law in conn.execute(
+            "select tl.topic, tl.law from topic_laws tl join topics t on t.id = tl.topic join editions e "
+            "on e.id = t.edition where e.guide_to = ? order by tl.topic, tl.law", [old]):
+        pid = str(law)
+        review = reviews.find(pid, "guide", f"/{topic}")
+        same = status.get(law) == "same"
+        words = "the same text" if same else ("changed" if law in status else f"not in the {new} Laws")
+        # reviewed: accept follows the law to the newer code, replace names the newer code's law, remove keeps the older
+        to = list(review.to) if review and review.decision == "replace" else \
+            [pid] if same or (review and review.decision == "accept") else []
+        carried.rows.append({
+            "edition": new, "period": "guide", "node": f"/{topic}", "from_edition": old, "provision": pid,
+            "to_provisions": json.dumps(to),
+            "status": status.get(law, "absent"), "change": f"Law {law}: {words}",
+            "reviewed": int(same or review is not None),
+            "decision": review.decision if review else ("follows" if same else None),
+            "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
+
+
+def guide_links(conn, edition: str) -> dict[tuple[str, int], str]:
+    """(topic, law) -> the code a guide link goes to, for a guide whose code
+    has been carried into `edition`: the newer code where the law followed
+    (or a review accepted it), else the older code."""
+    out = {}
+    for node, pid, frm, to in conn.execute(
+            "select node, provision, from_edition, to_provisions from carried_cites where edition = ? "
+            "and period = 'guide'", [edition]):
+        out[(node.lstrip("/"), int(pid))] = edition if json.loads(to) else frm
+    return out  # laws/web/pages.py's topic page does not read it yet: its links stay on the guide's code
+
+
+def build(db, corpus_dir: Path, out: Path) -> list[str]:
+    """The build step: derive, write into the store, and say (one line per
+    carried edition) how many carried cites still await review; those are
+    listed in reviews-pending-<edition>.toml beside the store (`out`)."""
+    conn = db.conn
+    trees, carried = derive(conn, Path(corpus_dir))
+    _write(conn, trees, carried)
+    lines = []
+    for c in carried.values():
+        if c.pending():
+            (Path(out) / PENDING_FILE.format(edition=c.edition)).write_text(reviews_mod.pending_text(c),
+                                                                            encoding="utf-8")
+        lines.append(_line(c))
+    return lines
+
+
+def _write(conn, trees: dict[tuple[str, str], dict], carried: dict[str, Carried]) -> None:
+    conn.executemany("insert into carried_rulings (edition, period, from_edition, rules_of, data) "
+                     "values (?, ?, ?, ?, ?)",
+                     [(ed, period, t["carried"]["from"], t["carried"]["rules_of"],
+                       json.dumps(t, ensure_ascii=False, separators=(",", ":")))
+                      for (ed, period), t in trees.items()])
+    for c in carried.values():
+        conn.executemany("insert or ignore into checker_cites (checker, edition, provision, title) "
+                         "values (?, ?, ?, ?)", c.checker_cites)
+        if c.rows:
+            cols = list(c.rows[0])
+            conn.executemany(f"insert into carried_cites ({', '.join(cols)}) values ({', '.join('?' * len(cols))})",
+                             [tuple(r[k] for k in cols) for r in c.rows])
+    conn.commit()
+
+
+def _line(c: Carried) -> str:
+    """The build's line for one carried edition."""
+    pending = c.pending()
+    line = (f"{c.edition}: rulings, checker cites and guide links carried from {c.source}: "
+            f"{len(c.rows)} cites, {sum(r['decision'] == 'follows' for r in c.rows)} follow the comparison, "
+            f"{sum(r['reviewer'] is not None for r in c.rows)} reviewed, {len(pending)} await review")
+    if pending:
+        waiting = {(r["period"] == "guide", r["provision"]) for r in pending}
+        line += (f" ({len(waiting)} provisions: listed in {PENDING_FILE.format(edition=c.edition)} beside the "
+                 f"store; record decisions in corpus/reviews/{c.edition}.toml)")
+    return line
