@@ -321,7 +321,9 @@ def main(argv: list[str]) -> int:
     data = Path(os.environ.get("LAWS_DATA_DIR", "data"))
     corpus = Path(os.environ.get("LAWS_CORPUS_DIR", "corpus"))
     only = [Path(a).name for a in argv if a.endswith(".toml")]  # the problems of these files alone
-    editions = [a for a in argv if not a.startswith("-") and not a.endswith(".toml")] or ["2017", "2007"]
+    # by default every edition that has a plain-words folder (corpus/plain/<edition>/)
+    editions = [a for a in argv if not a.startswith("-") and not a.endswith(".toml")] or sorted(
+        (d.name for d in (corpus / "plain").iterdir() if d.is_dir()), reverse=True)
     found = check(current_store(data), corpus, editions)
     if only:
         found = [f for f in found if any(f"/{name}:" in f for name in only)]

@@ -40,6 +40,29 @@ def editions(db: sqlite3.Connection) -> list[dict]:
 STATUS_FIELDS = ("status", "published", "in_force_from", "superseded_by")
 
 
+_LISTED = {"in force": 0, "published": 1, "superseded": 2}
+
+
+def listed(editions: list[dict], ids) -> list[str]:
+    """`ids` in the order the site lists editions (the home page,
+    laws/web/pages.py `_home_order`): the code in force, the published codes
+    (soonest in force first), the superseded ones (newest first), then the
+    rest in the store's order.  The order a search says what it searched in,
+    and the rulings' editions (the code in force their default).  `editions`:
+    dicts with `id`, `status`, `in_force_from`, `year`."""
+    wanted = set(ids)
+
+    def key(ie):
+        i, e = ie
+        rank = _LISTED.get(e.get("status"), 3)
+        if rank == 1:
+            return (rank, e.get("in_force_from") or "9999", e.get("year") or 0, i)
+        if rank == 2:
+            return (rank, "", -(e.get("year") or 0), i)
+        return (rank, "", 0, i)
+    return [e["id"] for _, e in sorted(enumerate(editions), key=key) if e["id"] in wanted]
+
+
 def jump_order(edition: dict) -> tuple:
     """Sort key of code editions for where an unqualified citation goes: the
     code in force, then newest first, duplicate before rubber in a year."""

@@ -45,8 +45,20 @@ from laws import citations
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = ROOT / "bench" / "questions.tsv"
 HELDOUT = ROOT / "bench" / "questions-heldout.tsv"
-IN_FORCE = "2017"
-OLDER = ("2007",)
+
+
+def answer_editions(path: Path = HELDOUT) -> tuple[str, ...]:
+    """The editions a question file's answer columns are written in, from its
+    `# answers: 2017, 2007` line: the set's data, not this module's."""
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.startswith("# answers:"):
+            return tuple(e.strip() for e in line.split(":", 1)[1].split(",") if e.strip())
+    raise ValueError(f"{path}: no '# answers: <edition>, ...' line")
+
+
+# the held-out set's columns: the code in force when the sets were written, then the older one
+IN_FORCE, *_OLDER = answer_editions(HELDOUT)
+OLDER = tuple(_OLDER)
 
 
 def load(path: Path = QUESTIONS) -> list[tuple[str, tuple[str, ...], str]]:
@@ -81,7 +93,7 @@ class Judge:
         for r in db.execute("select distinct law from provisions where edition = ?", [IN_FORCE]):
             self.laws_2017.add(r[0])
         for r in db.execute("select from_provisions, to_provisions, from_provision, to_provision from alignments "
-                            "where from_edition = '2007' and to_edition = ?", [IN_FORCE]):
+                            "where from_edition = ? and to_edition = ?", [OLDER[0], IN_FORCE]):
             froms = json.loads(r[0] or "[]") or ([r[2]] if r[2] else [])
             tos = json.loads(r[1] or "[]") or ([r[3]] if r[3] else [])
             for f in froms:

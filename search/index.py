@@ -59,6 +59,7 @@ from whoosh import scoring
 from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from laws.queries import listed  # noqa: F401 (search.index.listed: the site's order of editions)
 from laws.workers import fork_map
 from search import offline
 from search.analysis import WORD, analyzer, index_term
@@ -268,27 +269,6 @@ def default_editions(editions: list[dict]) -> list[str]:
     main_family = codes[0]["family"] if codes else None
     chosen |= {e["id"] for (kind, fam), e in newest.items() if not (kind == "code" and fam == main_family)}
     return [e["id"] for e in editions if e["id"] in chosen]  # in the store's order
-
-
-_LISTED = {"in force": 0, "published": 1, "superseded": 2}
-
-
-def listed(editions: list[dict], ids) -> list[str]:
-    """`ids` in the order the site lists editions (the home page,
-    laws/web/pages.py `_home_order`): the code in force, the published codes
-    (soonest in force first), the superseded ones (newest first), then the
-    rest in the store's order.  The order a search says what it searched in."""
-    wanted = set(ids)
-
-    def key(ie):
-        i, e = ie
-        rank = _LISTED.get(e.get("status"), 3)
-        if rank == 1:
-            return (rank, e.get("in_force_from") or "9999", e.get("year") or 0, i)
-        if rank == 2:
-            return (rank, "", -(e.get("year") or 0), i)
-        return (rank, "", 0, i)
-    return [e["id"] for _, e in sorted(enumerate(editions), key=key) if e["id"] in wanted]
 
 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",

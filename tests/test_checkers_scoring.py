@@ -48,6 +48,12 @@ def test_board_rejects_bad_numbers(value):
     assert bad("board", board=value).field == "board"
 
 
+def test_a_board_past_the_cycle_says_whose_place_it_takes_and_board_16_does_not():
+    assert run("board", board=16)["explanation"] == "On Board 16 West deals and East-West are vulnerable."
+    assert run("board", board=17)["explanation"] == (
+        "On Board 17 (it takes the place of Board 1 in Law 2's table) North deals and neither side is vulnerable.")
+
+
 def test_board_accepts_7_0_as_7():
     assert run("board", board=7.0)["result"]["board"] == 7
 

@@ -114,3 +114,49 @@ def test_after_the_switch_every_code_rules_by_its_own_provisions_or_says_it_is_u
     assert reply.status_code == 200 and body["edition"] == edition
     assert ("carried_from" in body) == (edition not in files)
     assert _carried_ok(db, edition, body) == []
+
+
+# --- the default: the code in force, never a published code before its day --------------
+
+from tests.test_edition_life import before  # noqa: E402,F401 (the 2027 code published, not in force)
+
+BUNDLES = {"auction": "/rulings/auction.json", "play": "/rulings/play.json", "guided": "/rulings/guided.json"}
+
+
+@pytest.mark.parametrize("day, in_force", [("before", "2017"), ("on_the_day", "2027")])
+def test_a_ruling_with_no_edition_named_is_ruled_by_the_code_in_force(request, day, in_force):
+    app = request.getfixturevalue(day)[0]
+    client = app.test_client()
+    for period, payload in REQUESTS.items():
+        body = client.post(f"/api/rulings/{period}", json=payload).get_json()
+        assert body["edition"] == in_force, (day, period)
+    # the phone's bundles list the editions in the site's order: its first is the phone's default
+    orders = {period: client.get(url).get_json()["order"] for period, url in BUNDLES.items()}
+    others = ["2027" if in_force == "2017" else "2017", "2007"]
+    assert orders == {"auction": [in_force, *others], "play": [in_force, *others, "1993-rubber"],
+                      "guided": [in_force, *others, "1993-rubber"]}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("day, in_force", [("before", "2017"), ("on_the_day", "2027")])
+def test_the_phone_rules_by_the_code_in_force_when_no_edition_is_named(request, day, in_force):
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser import ARGS, CHROMIUM, serve
+
+    if not CHROMIUM.exists():
+        pytest.skip("needs Chromium at /usr/bin/chromium")
+    app = request.getfixturevalue(day)[0]
+    with serve(app) as (url, _server), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page()
+        page.goto(f"{url}/rulings/play")
+        got = page.evaluate("""async ([auction, play]) => {
+            const a = await (await fetch('/rulings/auction.json')).json();
+            const p = await (await fetch('/rulings/play.json')).json();
+            return [LawbookRulings.auction ? null : 'no auction script',
+                    LawbookRulings.play.rule(p.editions, play, p.order).edition,
+                    LawbookRulings.editionOrder(a.editions, a.order)[0]];
+        }""", [REQUESTS["auction"], REQUESTS["play"]])
+        browser.close()
+    assert got[1:] == [in_force, in_force]

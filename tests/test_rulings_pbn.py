@@ -101,3 +101,31 @@ def test_a_bad_call_in_the_auction_is_refused_naming_the_tag():
     with pytest.raises(pbn.PBNError) as exc:
         pbn.read('[Board "1"]\n[Auction "N"]\n1H 8S\n')
     assert exc.value.tag == "Auction" and str(exc.value) == "Auction: '8S' is not a call."
+
+
+def test_a_long_bad_call_is_quoted_to_twenty_characters():
+    with pytest.raises(pbn.PBNError) as exc:
+        pbn.read('[Board "1"]\n[Auction "N"]\n1H ' + "Z" * 30 + "\n")
+    assert str(exc.value) == f"Auction: {'Z' * 20!r} is not a call."
+
+
+def test_calls_and_cards_in_lower_case_are_read_in_capitals_and_an_unknown_card_kept():
+    got = pbn.read('[Board "1"]\n[Auction "N"]\n1h pass 2nt AP\n[Play "W"]\nsa - h2 d3\n')
+    assert (got[0]["auction"], got[0]["cardplay"]) == ("N 1H Pass 2NT AP", "W SA - H2 D3")
+
+
+def test_a_tag_that_is_not_a_tag_pair_is_refused_quoting_forty_characters():
+    tag = "[Event " + "x" * 60 + "]"
+    with pytest.raises(pbn.PBNError) as exc:
+        pbn.parse(tag + "\n")
+    assert str(exc.value) == f"{tag[:40]!r} is not a tag pair like [Event \"…\"]."
+
+
+def test_a_file_of_exactly_the_largest_size_is_read_and_one_more_character_refused():
+    game = '[Event "Club"]\n[Board "1"]\n'
+    padded = game + ";" + "x" * (pbn.MAX_TEXT - len(game) - 1)
+    assert len(padded) == pbn.MAX_TEXT
+    assert pbn.read(padded) == [{"event": "Club", "board": "1"}]
+    with pytest.raises(pbn.PBNError) as exc:
+        pbn.parse(padded + "x")
+    assert str(exc.value) == f"A PBN file for a record is at most {pbn.MAX_TEXT} characters."

@@ -121,7 +121,7 @@ def _drop_chrome(ctx: _Context, lines: list[Line]) -> list[Line]:
     links and title slide come before, its document footer after."""
     start = next((i for i, (_, s) in enumerate(lines) if s == PREFACE), None)
     if start is None:
-        raise SourceError(ctx.file, f"no '{PREFACE}' line: this is not the 2007 slide text")
+        raise SourceError(ctx.file, f"no '{PREFACE}' line: this is not the slide text of the Laws")
     end = next((i for i, (_, s) in enumerate(lines) if s == CHROME_FOOTER and i > start), len(lines))
     # the title slide's number is the bare '1' just before the preface
     first_slide = 2 if start and lines[start - 1][1] == "1" else 1

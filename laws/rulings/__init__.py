@@ -13,9 +13,10 @@ class RulingError(ValueError):
         self.field = field
 
 
-# One request per period, as a director would send it: the API's documentation
-# and bench/load.py use them; tests check they give a ruling.
+# One request per period, as a director would send it (no edition named: the
+# code in force rules): the API's documentation and bench/load.py use them;
+# tests check they give a ruling.
 EXAMPLES = {
-    "auction": {"edition": "2017", "dealer": "N", "calls": [["N", "1H"], ["E", "1D"]], "findings": {}},
-    "play": {"edition": "2017", "contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {}},
+    "auction": {"dealer": "N", "calls": [["N", "1H"], ["E", "1D"]], "findings": {}},
+    "play": {"contract": "4S", "declarer": "S", "play": [["E", "HK"]], "findings": {}},
 }

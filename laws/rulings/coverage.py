@@ -23,8 +23,11 @@ from laws.rulings import guided
 
 HERE = Path(__file__).resolve().parent
 REASONS = HERE / "not-ruled.json"
+# the codes that have rulings files or checker data, newest first (the
+# README's columns): the data says which, so a new code's files add a column;
 # the rubber code's column covers the laws the corpus holds of it (41 to 71)
-EDITIONS = ("2017", "2007", "1993-rubber")
+EDITIONS = tuple(sorted({e for p in rulings_data.PERIODS for e in rulings_data.files(p)}
+                        | set(rulings_data.files(guided.PERIOD)) | set(checker_codes.editions()), reverse=True))
 # a law an edition does not have in the corpus (the rubber code outside 41 to 71)
 ABSENT = "— not in this code's text in Lawbook"
 START, END = "<!-- coverage: start (python -m laws.rulings.coverage --write) -->", "<!-- coverage: end -->"

@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
+from laws.queries import listed
+
 HERE = Path(__file__).resolve().parent
 PERIODS = ("auction", "play")
 _served: Callable[[], object] | None = None  # -> the path of the store being served, or None
@@ -139,8 +141,31 @@ def _walk_cites(value, see) -> None:
             _walk_cites(v, see)
 
 
-def editions(period: str) -> list[str]:
-    return sorted(load(period), reverse=True)  # newest first: the edition in force leads
+def editions(period: str, store=None) -> list[str]:
+    """The editions with rulings for a period, in the order the site lists
+    editions (laws.queries.listed, from the store being served): the code in
+    force first, so that it is the default, then a published code (not yet
+    in force: asked for by name), then the superseded ones.  With no store,
+    newest first."""
+    store = str(store) if store is not None else served_store()
+    have = load(period, store)
+    order = [e for e in _listing(store) if e in have] if store is not None else []
+    return order + sorted((e for e in have if e not in order), reverse=True)
+
+
+@lru_cache(maxsize=16)
+def _listing(store: str) -> list[str]:
+    """Every edition of a store, in the order the site lists them."""
+    try:
+        conn = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        try:
+            rows = [dict(r) for r in conn.execute("select id, status, in_force_from, year from editions order by ord")]
+        finally:
+            conn.close()
+    except sqlite3.Error:  # no store, or one built before editions had a status
+        return []
+    return listed(rows, [r["id"] for r in rows])
 
 
 def nodes(tree, pointer: str = ""):

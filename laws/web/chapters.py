@@ -5,10 +5,10 @@ The sources in the corpus do not print the chapter headings (the 2007 slides
 and the 2017 blog give the laws only), so the grouping is kept here, as data,
 from the WBF's printed Laws (2007 and 2017 share it: the 2017 revision kept
 the chapter and part structure).  It is presentation, not text of the Laws,
-so it lives with the pages rather than in the store.  A new duplicate edition
-with another structure gets its own entry in `CHAPTERS`; an edition with no
-entry (the rubber code) is grouped by the `section` each law carries in the
-store.
+so it lives with the pages rather than in the store.  It is kept by family
+(`CHAPTERS`), so a new duplicate code (2027) is grouped the day it is added;
+a family with no entry (the rubber code) is grouped by the `section` each law
+carries in the store.
 
 Each chapter is (title, first law, last law, parts); each part is
 (title, first law, last law).  Chapter I, the definitions, has no laws: the
@@ -48,16 +48,19 @@ DUPLICATE: tuple[Chapter, ...] = (
     )),
 )
 
-CHAPTERS: dict[str, tuple[Chapter, ...]] = {"2007": DUPLICATE, "2017": DUPLICATE}
+# by family: the codes of duplicate bridge since 1997 print the same chapters
+# and parts (a law a later code adds outside them is listed under "Other
+# laws"); a family without an entry is grouped by its sections
+CHAPTERS: dict[str, tuple[Chapter, ...]] = {"duplicate": DUPLICATE}
 
 
-def group(edition: str, laws: list[dict], has_definitions: bool) -> list[dict]:
+def group(family: str | None, laws: list[dict], has_definitions: bool) -> list[dict]:
     """The contents of an edition as groups: [{"title", "parts": [{"title", "laws"}], "definitions"}].
 
     Only chapters and parts holding a law the edition has are shown, so the
     2017 edition (Laws 33–40 in the corpus) shows Chapter V and its Parts III–V.
     """
-    chapters = CHAPTERS.get(edition)
+    chapters = CHAPTERS.get(family or "")
     if chapters is None:
         return _by_section(laws)
     out = []

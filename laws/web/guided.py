@@ -89,7 +89,7 @@ def _texts(edition: str, data: dict) -> dict:
 def bundle() -> dict:
     def compute():
         data = guided.load()
-        return {"editions": {e: data[e] for e in available()},
+        return {"editions": {e: data[e] for e in available()}, "order": available(),
                 "texts": {e: _texts(e, data[e]) for e in available()},
                 "definitions": {e: _definitions(e, data[e]) for e in available()},
                 # the record's words and the board checker's table, for static/rulings/record.js

@@ -233,7 +233,7 @@ def contents(edition: str):
     if ed["kind"] != "code":
         return redirect(url_for("pages.guide"))
     laws = [dict(law, title=render.nice_title(law["title"])) for law in queries.law_titles(get_db(), edition)]
-    groups = chapters.group(edition, laws, _has_definitions(edition))
+    groups = chapters.group(ed["family"], laws, _has_definitions(edition))
     return render_template("contents.html", edition=ed, groups=groups, coverage=coverage(ed),
                            front=queries.sections(get_db(), edition), has_index=_has_index(edition),
                            not_yet=not_yet_in_force(ed))
@@ -515,8 +515,11 @@ def definitions(edition: str):
     ed = _edition(edition)
     defs = queries.definitions(get_db(), edition)
     if not defs:
+        # which codes do have them, from the store (the message named 2007 by hand before)
+        have = [e["year"] for e in _editions() if e["kind"] == "code" and e["id"] != edition
+                and _has_definitions(e["id"])]
         raise queries.NotFound(f"The {ed['title']} in the corpus has no definitions."
-                               + (" The 2007 Laws have them." if edition != "2007" else ""))
+                               + (f" The {have[0]} Laws have them." if have else ""))
     refs = queries.definition_references(get_db(), edition)
     terms = _terms(edition)
     items = [{**d, "html": render.text_html(d["text"], refs.get(d["id"]), edition=edition, terms=terms,

@@ -133,6 +133,9 @@ def bundle() -> dict:
         data = rulings_data.load("auction")
         editions = _store_editions()
         return {"editions": {e: data[e] for e in editions},
+                # the order the site lists them (the code in force first, the default): a JSON
+                # object's keys do not keep it on the phone ("2017" sorts as a number there)
+                "order": list(editions),
                 "texts": {e: provision_texts(e, rulings_data.cites(data[e])) for e in editions},
                 # how the address's parameters become findings (static/rulings/record.js)
                 "findings": {"boolean": list(auction_rulings.BOOLEAN_FINDINGS),
@@ -165,7 +168,7 @@ def calls_text(calls: list[list[str]], dealer: str) -> str:
 
 def payload_from_args(args) -> dict:
     dealer = (args.get("dealer") or "N").upper()
-    payload = {"edition": args.get("edition") or (_store_editions() or ["2017"])[0], "dealer": dealer,
+    payload = {"edition": args.get("edition") or (_store_editions() or [None])[0], "dealer": dealer,
                "calls": parse_calls_text(args.get("calls", ""), dealer if dealer in SEATS else "N")}
     findings: dict = {}
     for name in BOOLEAN:

@@ -60,7 +60,7 @@ def bundle() -> dict:
             ids.add("58A")  # play.rule cites it itself for a simultaneous card, outside the trees
             texts[e] = provision_texts(e, ids)
         # findings: the address's parameters that are findings (static/rulings/record.js)
-        return {"editions": {e: data[e] for e in eds}, "texts": texts, "findings": finding_names(),
+        return {"editions": {e: data[e] for e in eds}, "order": list(eds), "texts": texts, "findings": finding_names(),
                 "starters": play_rulings.STARTERS}
     return cached("rulings_play_bundle", compute)
 
@@ -118,7 +118,7 @@ def payload_from_args(args) -> dict:
         v = args.get(name)
         if v:
             findings[name] = True if v == "yes" else False if v == "no" else v
-    payload = {"edition": args.get("edition") or (editions() or ["2017"])[0],
+    payload = {"edition": args.get("edition") or (editions() or [None])[0],
                "contract": args.get("contract") or "", "declarer": (args.get("declarer") or "").upper(),
                "play": parse_play_text(args.get("play", "")), "findings": findings}
     trick = (args.get("trick") or "").strip()

@@ -256,9 +256,10 @@
   }
 
   /* The ruling: the same reply as POST /api/rulings/auction.  `all` is the
-     rulings data, {edition: data}, as served at /rulings/auction.json. */
-  function rule(all, payload) {
-    var editions = Object.keys(all).sort().reverse();
+     rulings data, {edition: data}, as served at /rulings/auction.json, and
+     `order` its editions as the site lists them (the first is the default). */
+  function rule(all, payload, order) {
+    var editions = root.LawbookRulings.editionOrder(all, order);
     var parsed = parse(payload, editions);
     var data = all[parsed.edition];
     var a = analyse(parsed);

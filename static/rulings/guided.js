@@ -96,7 +96,7 @@
   }
 
   function state(bundle, procedure, args) {
-    var editions = Object.keys(bundle.editions).sort().reverse();
+    var editions = root.LawbookRulings.editionOrder(bundle.editions, bundle.order);
     var edition = args.edition && bundle.editions[args.edition] ? args.edition : editions[0];
     var data = bundle.editions[edition];
     if (!data.kinds[procedure]) throw new Error("There is no guided procedure " + procedure + ".");

@@ -54,13 +54,13 @@
   }
   function save() { history.replaceState(null, "", "/rulings/play?" + (state.ruled ? toQuery(state) : "edition=" + state.edition)); }
   function tabs() { return D.editionTabs(bundleEditions(), state.edition, function (e) { state.edition = e; save(); render(); }); }
-  function bundleEditions() { return Object.keys(bundle.editions).sort().reverse(); }
+  function bundleEditions() { return window.LawbookRulings.editionOrder(bundle.editions, bundle.order); }
   function ruleFor(edition) {
     try {
       var req = { edition: edition, contract: state.contract, declarer: state.declarer, play: state.play, findings: state.findings };
       if (state.trick !== 1) req.trick = state.trick;
       if (state.seat) req.seat = state.seat;
-      return R.rule(bundle.editions, req);
+      return R.rule(bundle.editions, req, bundle.order);
     } catch (e) { if (e instanceof R.RulingError) return { error: e.message }; throw e; }
   }
 

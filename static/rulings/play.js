@@ -36,8 +36,8 @@
     if (p === null || typeof p !== "object" || Array.isArray(p)) throw new RulingError("Send a JSON object with the edition, contract, declarer, play and findings.", null);
     var extra = Object.keys(p).filter(function (k) { return FIELDS.indexOf(k) < 0; }).sort();
     if (extra.length) throw new RulingError("There is no field '" + extra[0] + "'; the fields are edition, contract, declarer, trick, seat, play and findings.", extra[0]);
-    var edition = has(p, "edition") ? p.edition : "2017";
-    if (typeof edition !== "string") throw new RulingError("The edition is a text such as \"2017\" or \"2007\".", "edition");
+    var edition = p.edition;
+    if (typeof edition !== "string") throw new RulingError("The edition is the id of a code, such as the one in force.", "edition");
     var m = typeof p.contract === "string" ? CONTRACT.exec(p.contract.trim().toUpperCase()) : null;
     if (!m) throw new RulingError("The contract is a level 1 to 7 and a strain C, D, H, S or NT, doubled X or redoubled XX: like 4S, 3NT or 2HX.", "contract");
     var strain = m[2] === "N" || m[2] === "NT" ? "NT" : m[2];
@@ -429,10 +429,15 @@
   }
 
   /* The ruling for a request, from `all`: {edition: data}, as served at
-     /rulings/play.json (`editions`). */
-  function rule(all, payload) {
+     /rulings/play.json (`editions`), and `order` its editions as the site
+     lists them: with no edition named, the first (the code in force). */
+  function rule(all, payload, order) {
+    var editions = root.LawbookRulings.editionOrder(all, order);
+    if (payload !== null && typeof payload === "object" && !Array.isArray(payload) && !has(payload, "edition") && editions.length) {
+      payload = Object.assign({}, payload, { edition: editions[0] });
+    }
     var req = parseRequest(payload);
-    if (!has(all, req.edition)) throw new RulingError("Edition '" + req.edition + "' has no play rulings; choose " + Object.keys(all).sort().reverse().join(" or ") + ".", "edition");
+    if (!has(all, req.edition)) throw new RulingError("Edition '" + req.edition + "' has no play rulings; choose " + editions.join(" or ") + ".", "edition");
     var data = all[req.edition];
     var findings = readFindings(all, data, req.findings);
     req.findings = findings;

@@ -133,14 +133,19 @@
     return [(c ? callWords(words, c) : "Contract not given") + (d ? " by " + words.seats[d] : ""),
       t ? t + " trick" + (t !== "1" ? "s" : "") : ""].filter(Boolean).join(", ");
   }
-  function appeal(words, ctx, edition) {
+  /* cites: the appeal's cites carried into a code ruled by carried trees (record.py's appeal) */
+  function appeal(words, ctx, edition, cites) {
     var a = words.appeal, minutes = ctx.appeal_minutes || a.minutes, source = ctx.appeal_source;
     if ((a.codes_without || []).indexOf(edition) >= 0) return { text: a.without, cites: [] };
-    return { text: (source ? a.set : a["default"]).replace("{minutes}", minutes).replace("{source}", source || ""), cites: a.cites.slice() };
+    return { text: (source ? a.set : a["default"]).replace("{minutes}", minutes).replace("{source}", source || ""),
+             cites: (cites || a.cites).slice() };
   }
-  function finish(words, rec, ctx) {
-    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx), appeal: appeal(words, ctx, rec.edition),
-      signatures: words.signatures.slice() });
+  /* record.py's carried_appeal */
+  function carriedAppeal(data) { return data && data.carried ? data.carried.appeal || null : null; }
+  function finish(words, rec, ctx, appealCites) {
+    if (appealCites == null && rec.appeal && rec.appeal.cites) appealCites = rec.appeal.cites;
+    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx),
+      appeal: appeal(words, ctx, rec.edition, appealCites), signatures: words.signatures.slice() });
   }
   /* record.py's with_context: the record (made from the query) with its own fields */
   function withContext(words, rec, ctx) { return finish(words, assign(assign({}, rec), ctx), ctx); }
@@ -185,7 +190,7 @@
 
   /* --- guided rulings ------------------------------------------------------------------ */
   function guided(bundle, args) {
-    var words = bundle.record, editions = Object.keys(bundle.editions).sort().reverse();
+    var words = bundle.record, editions = root.LawbookRulings.editionOrder(bundle.editions, bundle.order);
     var edition = args.edition || editions[0];
     if (!bundle.editions[edition]) throw new RecordError("Unknown edition " + edition + ": guided rulings exist for " + editions.join(", ") + ".", "edition");
     var data = bundle.editions[edition];
@@ -206,7 +211,7 @@
       score_adjustment: adj ? (adj.when || null) : null, checker: adj ? (adj.checker || null) : null,
       adjusted: null, keep: o.record || [],
       provisions: provisions(bundle.texts[edition] || {}, cited(r.answered, r.cites)), complete: r.outcome !== null }),
-      finish(words, assign(uncomputed(args), { edition: r.edition }), ctx));
+      finish(words, assign(uncomputed(args), { edition: r.edition }), ctx, carriedAppeal(data)));
   }
 
   /* --- auction and play rulings --------------------------------------------------------- */
@@ -318,11 +323,11 @@
   }
 
   function mechanical(words, period, bundle, args) {
-    var R = root.LawbookRulings[period], editions = Object.keys(bundle.editions).sort().reverse();
+    var R = root.LawbookRulings[period], editions = root.LawbookRulings.editionOrder(bundle.editions, bundle.order);
     var ctx = {};  /* the fragment's (withContext), never the query's */
     var payload = period === "auction" ? auctionPayload(bundle, args, editions) : playPayload(bundle, args, editions);
     var rule = function (p) {
-      try { return R.rule(bundle.editions, p); } catch (e) {
+      try { return R.rule(bundle.editions, p, bundle.order); } catch (e) {
         if (e instanceof R.RulingError) throw new RecordError(e.message, e.field);
         throw e;
       }
@@ -339,7 +344,7 @@
     assign(rec, ctx);
     return assign(assign(rec, { entered: entered(words, period, args, replayed.also, irr), steps: steps, ruling: said,
       notes: reviewNotes(ruling).concat(notes(words, period, ruling.outcome)), score_adjustment: adj ? (adj.when || null) : null, checker: null,
-      adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, assign(uncomputed(args), { edition: ruling.edition }), ctx));
+      adjusted: null, keep: [], provisions: texts, complete: complete }), finish(words, assign(uncomputed(args), { edition: ruling.edition }), ctx, carriedAppeal(data)));
   }
 
   /* --- plain text (record.py's as_text) -------------------------------------------------- */

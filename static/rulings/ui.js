@@ -67,7 +67,7 @@
   /* --- rulings ------------------------------------------------------------------------ */
   function ruleFor(edition) {
     try {
-      return R.rule(bundle.editions, { edition: edition, dealer: state.dealer, calls: state.calls, findings: state.findings });
+      return R.rule(bundle.editions, { edition: edition, dealer: state.dealer, calls: state.calls, findings: state.findings }, bundle.order);
     } catch (e) {
       if (e instanceof R.RulingError) return { error: e.message };
       throw e;
@@ -85,7 +85,7 @@
 
   /* --- views ---------------------------------------------------------------------------- */
   function tabs() { return D.editionTabs(bundleEditions(), state.edition, function (e) { state.edition = e; save(); render(); }); }
-  function bundleEditions() { return Object.keys(bundle.editions).sort().reverse(); }
+  function bundleEditions() { return window.LawbookRulings.editionOrder(bundle.editions, bundle.order); }
 
   function auctionTable() {
     var rows = [], row = [], header = el("tr", {}, SEATS.map(function (s) { return el("th", { scope: "col", text: NAMES[s] }); }));

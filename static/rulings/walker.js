@@ -130,7 +130,18 @@
     return reply;
   }
 
+  /* The editions of a bundle in the order the site lists them (the server
+     sends it as `order`: laws.rulings.data.editions): the code in force
+     first, the default; a published code next, ruled only when asked for.
+     An edition missing from `order` comes after, newest first. */
+  function editionOrder(editions, order) {
+    var keys = Object.keys(editions);
+    var first = (order || []).filter(function (e) { return keys.indexOf(e) >= 0; });
+    return first.concat(keys.filter(function (e) { return first.indexOf(e) < 0; }).sort().reverse());
+  }
+
   root.LawbookRulings = root.LawbookRulings || {};
+  root.LawbookRulings.editionOrder = editionOrder;
   root.LawbookRulings.walk = walk;
   root.LawbookRulings.reviewOf = reviewOf;
   root.LawbookRulings.fill = fill;

@@ -119,9 +119,9 @@ def parse_request(payload) -> dict:
         # repr escapes a lone surrogate (which no reply could encode); the field names it the same way
         raise RulingInputError(f"There is no field {extra[0]!r}; the fields are edition, contract, declarer, "
                                "trick, seat, play and findings.", quotable(extra[0]))
-    edition = payload.get("edition", "2017")
+    edition = payload.get("edition")
     if not isinstance(edition, str):
-        raise RulingInputError("The edition is a text such as \"2017\" or \"2007\".", "edition")
+        raise RulingInputError("The edition is the id of a code, such as the one in force.", "edition")
     contract = payload.get("contract")
     m = _CONTRACT.match(contract.strip().upper()) if isinstance(contract, str) else None
     if not m:
@@ -725,6 +725,10 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     """The ruling for a request (CONTRACT.md): the irregularity, the questions
     still open, the options, the outcome, what to say and the cites."""
     all_data = rulings_data.load(PERIOD)
+    if isinstance(payload, dict) and "edition" not in payload:
+        # no edition named: the code in force (the first the site lists), as for the auction
+        first = (editions if editions is not None else rulings_data.editions(PERIOD))[:1]
+        payload = {**payload, "edition": first[0]} if first else payload
     req = parse_request(payload)
     if req["edition"] not in all_data or (editions is not None and req["edition"] not in editions):
         raise RulingInputError(f"Edition {req['edition']!r} has no play rulings; choose "
