@@ -119,7 +119,8 @@ def parse_request(payload) -> dict:
         # repr escapes a lone surrogate (which no reply could encode); the field names it the same way
         raise RulingInputError(f"There is no field {extra[0]!r}; the fields are edition, contract, declarer, "
                                "trick, seat, play and findings.", quotable(extra[0]))
-    edition = payload.get("edition")
+    # no edition named: the code in force (the first the site lists; `rule` passes the web's list)
+    edition = payload["edition"] if "edition" in payload else (rulings_data.editions(PERIOD) or [None])[0]
     if not isinstance(edition, str):
         raise RulingInputError("The edition is the id of a code, such as the one in force.", "edition")
     contract = payload.get("contract")
