@@ -1,7 +1,7 @@
 """Lawbook: the Laws of Bridge for the director at the table.
 
     python app.py                  build the store if needed, then serve on :5000
-    flask --app app build          (re)build the store and search index
+    flask --app app build          (re)build the store, search index and pre-rendered pages
     gunicorn -w 2 'app:create_app()'   production
 
 Configuration (environment): LAWS_DATA_DIR (default ./data) where the build
@@ -46,15 +46,26 @@ def create_app(test_config: dict | None = None) -> Flask:
                   help="Let this edition (or the edition of this source file) hold fewer than 95 % of the "
                        "provisions, definitions or guide topics of the build being served; repeat for several.")
     def build_command(accept_shrink: tuple[str, ...]):
-        """(Re)build the store and search index from the corpus, atomically."""
-        from laws.build import build, failure
+        """(Re)build the store, search index and pre-rendered pages from the corpus, atomically."""
+        from laws.build import failure
         try:
-            build(Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo,
-                  accept_shrink=accept_shrink)
+            build_all(app, Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo,
+                      accept_shrink=accept_shrink)
         except Exception as exc:  # noqa: BLE001 (every failure is one readable line)
             raise click.ClickException(f"build failed, the previous store is unchanged: {failure(exc)}") from None
 
     return app
+
+
+def build_all(app: Flask, corpus: Path, data: Path, echo=print, accept_shrink=()):
+    """The store and search index (laws.build), then, before the new build is
+    switched in, its pages pre-rendered by this app's code (laws.web.prerender):
+    a page that fails to render fails the build, and the store served stays."""
+    from laws.build import build
+    from laws.web import prerender
+
+    return build(corpus, data, echo=echo, accept_shrink=accept_shrink,
+                 before_switch=[("pages", lambda out: prerender.write(app, out))])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     args = parser.parse_args(argv)
     app = create_app()
-    from laws.build import build, current_store, failure, is_stale
+    from laws.build import current_store, failure, is_stale
     corpus, data = Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"])
     if is_stale(corpus, data):
         print("The store is missing or older than the corpus: building it.", flush=True)
         try:
-            build(corpus, data)
+            build_all(app, corpus, data)
         except Exception as exc:  # noqa: BLE001 (whatever went wrong, a previous store is served)
             print(f"build failed: {failure(exc)}", file=sys.stderr, flush=True)
             if not current_store(data).exists():

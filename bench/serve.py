@@ -68,14 +68,15 @@ def _up(url: str, proc: subprocess.Popen, seconds: float) -> bool:
 
 
 @contextlib.contextmanager
-def gunicorn(data: Path, workers: int = 2, threads: int = 4):
-    """gunicorn serving `data`; yields (base URL, the server process)."""
+def gunicorn(data: Path, workers: int = 2, threads: int = 4, app: str = "app:create_app()", env: dict | None = None):
+    """gunicorn serving `data` (`app`: the application, `env`: more of its
+    environment); yields (base URL, the server process)."""
     port = free_port()
     env = {**os.environ, "LAWS_DATA_DIR": str(data), "WEB_CONCURRENCY": str(workers),
-           "GUNICORN_THREADS": str(threads)}
+           "GUNICORN_THREADS": str(threads), **(env or {})}
     log = tempfile.TemporaryFile(mode="w+")
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:laws.web.gunicorn_config",
-                             "-b", f"127.0.0.1:{port}", "app:create_app()"], cwd=ROOT, env=env,
+                             "-b", f"127.0.0.1:{port}", app], cwd=ROOT, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -336,23 +336,27 @@ def _cpu_time() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=()) -> BuildResult:
+def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=(), before_switch=()) -> BuildResult:
     """Build everything into a new directory and switch `current` to it; one
     build at a time (BuildError for a second one).  `accept_shrink` names the
     editions (or their source files) that may hold much less than in the
-    build being served."""
+    build being served.  `before_switch`: (name, step(build directory))
+    pairs run on the finished build, under its final name, before it is
+    switched in (the web layer's pre-rendered pages, given by the build
+    command: this module imports nothing from it); one that raises stops
+    the build, which is then removed."""
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     if not corpus_dir.is_dir():
         raise BuildError(f"there is no corpus folder at {corpus_dir}")
     try:
         with _writing(data_dir), datadir.build_lock(data_dir):
             datadir.remove_leftovers(data_dir)  # no other build runs: any .tmp-* was killed
-            return _build(corpus_dir, data_dir, echo, set(accept_shrink))
+            return _build(corpus_dir, data_dir, echo, set(accept_shrink), list(before_switch))
     except datadir.BuildRunning as exc:  # raised on taking the lock only
         raise BuildError(str(exc)) from None
 
 
-def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str]) -> BuildResult:
+def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], before_switch: list) -> BuildResult:
     t0, c0 = time.perf_counter(), _cpu_time()
     steps: dict[str, float] = {}
     cpu: dict[str, float] = {}
@@ -396,6 +400,11 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str]) -> B
             _check_shrink(manifest, summaries, served, accepted)
             final = builds / stamp
             tmp.rename(final)
+            tmp = final  # what to remove if a step below fails: nothing points at it yet
+            for name, step in before_switch:
+                t4, c4 = time.perf_counter(), _cpu_time()
+                step(final)
+                steps[name], cpu[name] = time.perf_counter() - t4, _cpu_time() - c4
             previous = datadir.served(data_dir)
             datadir.switch(data_dir, final)
     except BaseException:

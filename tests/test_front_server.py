@@ -8,12 +8,14 @@ trickle.  Needs nginx (`apt-get install -y nginx`; .ci/run installs it)."""
 from __future__ import annotations
 
 import functools
+import gzip
 import importlib.util
 import shutil
 import time
 import urllib.request
 from pathlib import Path
 
+import brotli
 import pytest
 
 from conftest import ROOT
@@ -33,9 +35,21 @@ CLIENT_TIMEOUT = 3  # the test server's client timeouts (production: 10 s)
 
 
 @pytest.fixture(scope="module")
-def gunicorn(built):
+def prerendered(tmp_path_factory):
+    """A build as the build command makes it, its pages pre-rendered."""
+    from app import build_all, create_app
+
+    from conftest import CORPUS
+
+    data = tmp_path_factory.mktemp("front")
+    build_all(create_app({"DATA_DIR": str(data)}), CORPUS, data, echo=lambda *_: None)
+    return data
+
+
+@pytest.fixture(scope="module")
+def gunicorn(prerendered):
     # one worker of four threads: few enough that holding them all is easy
-    with serve.gunicorn(built, workers=1, threads=4) as (base, _):
+    with serve.gunicorn(prerendered, workers=1, threads=4) as (base, _):
         yield int(base.rsplit(":", 1)[1])
 
 
@@ -115,6 +129,39 @@ def test_the_apps_headers_pass_through_untouched(front, gunicorn):
     assert via_front[0] == direct[0] == 200
     assert {k: via_front[1].get(k) for k in keep} == {k: direct[1].get(k) for k in keep}
     assert "server" not in via_front[1] or "nginx/" not in via_front[1]["server"]  # no version given away
+
+
+# one page of each kind the build pre-renders (tests/test_prerender.py has them all)
+PAGE_KINDS = ["/", "/2017/", "/2017/law/12", "/2007/definitions", "/2017/index", "/guide", "/guide/topic:notes",
+              "/compare/40?from=2007&to=2017", "/compare?from=2007&to=2017", "/compare", "/sources",
+              "/offline/pages.json", "/offline/editions/2007.json"]
+HOP_BY_HOP = ("date", "server", "connection", "keep-alive", "transfer-encoding")
+
+
+def decoded(encoding: str | None, body: bytes) -> bytes:
+    # the JSON lists are compressed per request by Flask-Compress, whose gzip
+    # header holds the time: compare what they say, not their bytes
+    return {"br": brotli.decompress, "gzip": gzip.decompress}.get(encoding, bytes)(body)
+
+
+def test_pre_rendered_pages_have_the_apps_headers_through_the_front_server(front, gunicorn):
+    """Every kind of pre-rendered page, in each encoding, through nginx: the
+    same status, headers and bytes as from gunicorn itself (nginx passes
+    pages to the app, which sends their files: nginx.conf.template says why)."""
+    differ = []
+    for path in PAGE_KINDS:
+        for accept in (b"br, gzip", b"gzip", b""):
+            ask = (b"GET " + path.encode() + b" HTTP/1.1\r\nHost: lawbook.example\r\nAccept-Encoding: " + accept
+                   + b"\r\nConnection: close\r\n\r\n")
+            answers = []
+            for port in (front, gunicorn):
+                reply = request(port, ask)
+                status, fields = head(reply)
+                answers.append((status, {k: v for k, v in fields.items() if k not in HOP_BY_HOP},
+                                decoded(fields.get("content-encoding"), reply.split(b"\r\n\r\n", 1)[1])))
+            if answers[0] != answers[1] or answers[0][0] != 200:
+                differ.append((path, accept, answers[0][:2], answers[1][:2]))
+    assert differ == []
 
 
 def test_a_body_over_the_apps_limit_is_refused_before_the_app(front):

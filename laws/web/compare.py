@@ -26,6 +26,7 @@ from laws.queries import NotFound
 from laws.web.db import get_db
 from laws.web.errors import BadRequest
 from laws.web.limits import law_number
+from laws.web.pagecache import page
 
 bp = Blueprint("compare", __name__)
 
@@ -123,6 +124,7 @@ def _ids(ids: list[str]) -> str:
 
 
 @bp.get("/compare/<number>")
+@page(query=True)
 def law_page(number: str):
     n = law_number(number)
     db = get_db()
@@ -182,6 +184,7 @@ def _change_line(c: dict) -> str:
 
 
 @bp.get("/compare")
+@page(query=True)
 def index():
     db = get_db()
     a, b = _pair(required=False)

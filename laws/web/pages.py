@@ -530,6 +530,7 @@ def definitions(edition: str):
 
 
 @bp.get("/<edition>/index")
+@page(query=True)
 def official_index(edition: str):
     ed = _edition(edition)
     entries = queries.index(get_db(), edition)

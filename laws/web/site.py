@@ -21,9 +21,12 @@ and its official index, the rulings and their records, every checker of the
 registry, the guide, and the comparison of the code in force with the code
 before it, all made from the store (no edition is named here, so a 2027 code
 is kept by rebuilding); the offline page lists the same groups
-(`offline_kit()`).  `/offline/index.json` lets the worker (and the page
-script) resolve a citation typed in the jump box without the network.  The
-footer's editions come from the store too (`footer_editions()`).
+(`offline_kit()`).  These lists depend only on the build, so the build
+writes them (laws.web.prerender) and a worker sends the build's files
+(`_offline_list`); it makes them itself only for a build without them.
+`/offline/index.json` lets the worker (and the page script) resolve a
+citation typed in the jump box without the network.  The footer's editions
+come from the store too (`footer_editions()`).
 """
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ from flask_compress import Compress
 
 from laws import queries
 from laws.checkers import registry
+from laws.web import pagefiles
 from laws.web.db import StoreMissing, build_dir, get_db
 
 YEAR = 365 * 24 * 3600
@@ -318,29 +322,10 @@ def hashed(urls: list[str]) -> dict[str, str]:
 
     out = {}
     for u in urls:
-        tag = etag_for(u) if "?" not in u else _query_hash(u)
+        tag = etag_for(u)
         if tag is not None:
             out[u] = tag
     return out
-
-
-def _query_hash(url: str) -> str | None:
-    """The content hash of a page whose address has a query string (a
-    comparison of two codes): its view reads the query, which etag_for's
-    path alone cannot give it, so it is rendered here with its own."""
-    from werkzeug.exceptions import HTTPException
-
-    from laws.web.pagecache import content_hash
-
-    path, _, query = url.partition("?")
-    with current_app.test_request_context(path, query_string=query):
-        try:
-            resp = current_app.make_response(current_app.dispatch_request())
-        except HTTPException:
-            return None
-    if resp.status_code != 200 or resp.direct_passthrough:
-        return None
-    return content_hash(resp.get_data(as_text=True))
 
 
 def offline_manifest() -> dict:
@@ -358,6 +343,42 @@ def edition_manifest(edition_id: str) -> dict | None:
         return None if urls is None else {"edition": edition_id, "version": store_version(),
                                           "pages": hashed(urls)}
     return cached(f"edition_manifest:{edition_id}", compute)
+
+
+def offline_pages_body() -> str:
+    """/offline/pages.json's body (written by the build, laws.web.prerender)."""
+    return json.dumps(offline_manifest(), separators=(",", ":"))
+
+
+def offline_edition_body(edition_id: str) -> str:
+    """/offline/editions/<id>.json's body, for a code edition's id."""
+    return json.dumps(edition_manifest(edition_id), separators=(",", ":"))
+
+
+def offline_edition_file(edition_id: str) -> str:
+    return f"editions/{edition_id}.json"
+
+
+def _offline_list(name: str, compute) -> bytes | str:
+    """An offline list from the build's files when its pages were made by
+    this code (they depend only on the build: a worker's first pages.json
+    after a switch cost it a second of CPU to make), else made here."""
+    from laws.web.pagecache import page_files
+
+    build = page_files()
+    if build is not None:
+        try:
+            return pagefiles.offline_path(build, name).read_bytes()
+        except OSError:  # a build made before the lists were written: make it
+            pass
+    return compute()
+
+
+def page_key() -> dict:
+    """What the pages of the build served depend on besides the store: the
+    code that renders them and the assets they link to (laws.web.pagefiles)."""
+    return {"store": store_version(), "code": current_app.extensions["lawbook_code_version"],
+            "assets": current_app.extensions["lawbook_assets"].version}
 
 
 def _code_version(root: Path) -> str:
@@ -420,7 +441,7 @@ def init_app(app) -> None:
 
     # what renders the pages: a deploy that changes it changes the worker's
     # version, so devices compare their kept pages' hashes again
-    code = _code_version(Path(app.root_path))
+    code = app.extensions["lawbook_code_version"] = _code_version(Path(app.root_path))
 
     @app.get("/sw.js")
     def service_worker():
@@ -482,7 +503,7 @@ def init_app(app) -> None:
 
     @app.get("/offline/pages.json")
     def offline_pages_json():
-        resp = Response(json.dumps(offline_manifest(), separators=(",", ":")), mimetype="application/json")
+        resp = Response(_offline_list("pages.json", offline_pages_body), mimetype="application/json")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
@@ -493,8 +514,8 @@ def init_app(app) -> None:
         if edition not in code_edition_ids():
             shown = edition if len(edition) <= 40 else edition[:40] + "…"
             raise queries.NotFound(f"There is no code edition '{shown}' to keep offline.")
-        found = edition_manifest(edition)
-        resp = Response(json.dumps(found, separators=(",", ":")), mimetype="application/json")
+        body = _offline_list(offline_edition_file(edition), lambda: offline_edition_body(edition))
+        resp = Response(body, mimetype="application/json")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
