@@ -3,7 +3,7 @@
 One module per stage, data flowing one way (a module imports only from the
 modules before it; tests/test_compare_package.py checks it):
 
-    text       normalising a text, word ops, cross-references changed in place
+    text       normalising a text, word ops, cross-references changed in place, tables as text
     align      provisions cut into units and paired into groups (a law, or a whole code)
     changes    the groups as changes: status, word ops, order either way
     summary    changes counted and said in one line

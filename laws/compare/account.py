@@ -242,6 +242,8 @@ def _best_hunk(ops: list[list[str]]) -> dict | None:
     only scores nothing: the summary line names cross-references)."""
     best = None
     for h in _hunks(ops):
+        if normalise(h["old"]).lower() == normalise(h["new"]).lower():
+            continue  # case only ('PREMIUMS FOR GAME' in 2007's table captions): not a change of rule
         score = len(_PROSE.findall(h["changed_old"])) + len(_PROSE.findall(h["changed_new"]))
         if score and (best is None or score > best["score"]):
             best = {**h, "score": score}

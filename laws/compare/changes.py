@@ -10,8 +10,9 @@ and summing up the changes is `summary`'s.
 Statuses (`STATUSES`), one meaning each:
 
     same      the same id, the words equal after normalising whitespace, quote
-              marks, case and footnote marks (headings likewise)
-    changed   the same id, the words differ
+              marks, case and footnote marks (headings and tables likewise)
+    changed   the same id, the words differ, or a cell, caption or header of
+              its tables (`attach_tables`)
     moved     another id: renumbered (2007 35.1 -> 2017 35A) or moved to
               another law (2007 17D1 -> 2017 15A1); `text_changed` says
               whether the words changed too.  Only within a family: across
@@ -43,7 +44,8 @@ def compare_law(a_provisions: list[dict], b_provisions: list[dict], overrides: l
     older edition's order, for reading the comparison the other way round).
     `renumbered`: whether another id means `moved` (within a family)."""
     a, b = units(a_provisions), units(b_provisions)
-    return _changes_of_law(expand(align(a, b, overrides, numbering=renumbered)), 0, renumbered)
+    changes = _changes_of_law(expand(align(a, b, overrides, numbering=renumbered)), 0, renumbered)
+    return attach_tables(changes, _tables_of(a_provisions), _tables_of(b_provisions))
 
 
 def compare_code(a_laws: dict[int, list[dict]], b_laws: dict[int, list[dict]], overrides: list[dict] = (),
@@ -59,7 +61,10 @@ def compare_code(a_laws: dict[int, list[dict]], b_laws: dict[int, list[dict]], o
     for g in groups:
         for n in {u.law for u in g.a + g.b}:
             by_law[n].append(g)
-    return {n: _changes_of_law(gs, n, renumbered) for n, gs in by_law.items()}
+    old_tables = _tables_of(p for ps in a_laws.values() for p in ps)
+    new_tables = _tables_of(p for ps in b_laws.values() for p in ps)
+    return {n: attach_tables(_changes_of_law(gs, n, renumbered), old_tables, new_tables)
+            for n, gs in by_law.items()}
 
 
 def _changes_of_law(groups: list[Group], law: int, renumbered: bool) -> list[dict]:
@@ -212,6 +217,57 @@ def _bare(text: str) -> str:
     """Text without case and punctuation: a change that vanishes here is one of
     capitalisation or punctuation only."""
     return " ".join(re.findall(r"\w+", normalise(text).lower()))
+
+
+def _tables_of(provisions) -> dict[str, str]:
+    """{provision id: its tables as compared (`text.tables_text`)} for the
+    provisions (store rows as `stored.read_store` gives them) that print any."""
+    return {p["id"]: p["tables"] for p in provisions if p.get("tables")}
+
+
+def attach_tables(changes: list[dict], old_tables: dict[str, str], new_tables: dict[str, str]) -> list[dict]:
+    """The provisions' tables compared as part of their provisions' changes
+    (in place; returns `changes`).  The aligner pairs words only: a table is
+    numbers in rows, which would pair with any other table of numbers, so it
+    follows its provision instead.  A newer provision's tables go with the
+    last change holding it (a table is printed after its provision's words);
+    an older provision's with that same change when it holds the older one
+    too, else with the last change holding the older one.  A change whose
+    tables differ (a cell, a caption, a header) is not `same`: a changed IMP
+    scale or score changes the rule though no word of the text did."""
+    last: dict[tuple[str, str], int] = {}
+    for n, c in enumerate(changes):
+        last.update({("from", pid): n for pid in c["from_provisions"]})
+        last.update({("to", pid): n for pid in c["to_provisions"]})
+    old_at: dict[int, list[str]] = {}
+    new_at: dict[int, list[str]] = {}
+    for pid, text in new_tables.items():
+        if ("to", pid) in last:
+            new_at.setdefault(last[("to", pid)], []).append(text)
+    for pid, text in old_tables.items():
+        if ("from", pid) in last:
+            n = next((m for m in new_at if pid in changes[m]["from_provisions"]), last[("from", pid)])
+            old_at.setdefault(n, []).append(text)
+    for n in sorted(set(old_at) | set(new_at)):
+        _add_tables(changes[n], "\n\n".join(old_at.get(n, [])), "\n\n".join(new_at.get(n, [])))
+    return changes
+
+
+def _add_tables(change: dict, old: str, new: str) -> None:
+    """One change's tables (`old`, `new`: `text.tables_text`) compared and
+    added to it: their word ops after its text's, as a paragraph of their own."""
+    ops = word_ops(old, new)
+    # where the tables' ops start: numbers changed in a table are not
+    # cross-references ('750-890 13' -> '14' is no citation of Law 13)
+    change["tables_from"] = len(change["ops"]) + 1 if change["ops"] else 0
+    for key in ("ops", "raw_ops"):
+        change[key] = change[key] + [["equal", "\n\n"]] + [list(o) for o in ops] if change[key] else ops
+        ops = [list(o) for o in ops]  # the two lists are not shared
+    if change["from_provisions"] and change["to_provisions"] and _key(old) != _key(new):
+        change["minor"] = (change["minor"] or not change["text_changed"]) and _bare(old) == _bare(new)
+        change["text_changed"] = True
+        if change["status"] == "same":
+            change["status"] = "changed"
 
 
 def _coalesce(prev: dict, change: dict) -> None:

@@ -39,7 +39,7 @@ from laws.compare.align import unnecessary_overrides, units
 from laws.compare.changes import STATUSES, compare_code, compare_law
 from laws.compare.overrides import OVERRIDES, check_overrides, load_overrides
 from laws.compare.summary import counts, law_status, summary
-from laws.compare.text import citation_changes, normalise, unique, word_ops
+from laws.compare.text import citation_changes, normalise, tables_text, unique, word_ops
 from laws.workers import fork_map
 
 
@@ -113,8 +113,17 @@ def side_text(texts: tuple[str, ...]) -> str:
 def side_texts(provisions: list, raw: bool) -> tuple[str, ...]:
     """The texts (`raw`: the sources' raw readings, as `align.units` reads
     them) of a side's provisions, rows with text and raw_text."""
-    pairs = [(p["text"], p["raw_text"]) for p in provisions]
+    pairs = [_with_tables(p["text"], p["raw_text"], p.get("tables")) for p in provisions]
     return _raw(pairs) if raw else _plain(pairs)
+
+
+def _with_tables(text: str | None, raw: str | None, tables: str | None) -> tuple[str | None, str | None]:
+    """A provision's (text, raw reading) as its changes' ops read them: its
+    tables after its words, a paragraph each (`changes.attach_tables`), so
+    that their runs are packed as lengths like the words'."""
+    if not tables:
+        return text, raw
+    return (text or "").strip() + "\n\n" + tables, (raw.strip() + "\n\n" + tables) if raw else raw
 
 
 def pack_ops(ops: list[list[str]], new_text: str, old_text: str) -> tuple[list, int]:
@@ -262,6 +271,8 @@ def unpack_rows(conn, rows: list) -> list[dict]:
             for pid, text, raw in conn.execute(f"select id, text, raw_text from provisions where edition = ? "
                                                f"and id in ({','.join('?' * len(ids))})", [edition, *ids]):
                 texts[(edition, pid)] = (text, raw)
+            for pid, tables in _tables_text(conn, edition, ids).items():
+                texts[(edition, pid)] = _with_tables(*texts[(edition, pid)], tables)
     for r, (fe, fp, te, tp) in zip(rows, sides):
         old = [texts[(fe, pid)] for pid in fp]
         new = [texts[(te, pid)] for pid in tp]
@@ -317,7 +328,7 @@ def _rows(old: str, new: str, number: int, changes: list[dict], title_old: str,
     counts, by status, the changes that came from another law: they are in
     that law's rows too, and the change matrix's totals count them once."""
     title_changed = normalise(title_old).lower() != normalise(title_new).lower()
-    refs = unique(r for c in changes for r in citation_changes(c["ops"]))
+    refs = unique(r for c in changes for r in citation_changes(c["ops"][:c.get("tables_from")]))
     c = counts(changes)
     incoming = counts([ch for ch in changes if ch["from_law"] not in (None, number)])
     law_row = {
@@ -464,7 +475,8 @@ def _insert(conn, table: str, rows: list[dict]) -> None:
 
 def read_store(conn, law: int | None = None, editions_wanted: tuple[str, ...] = ()):
     """(editions, {edition: {law: title}}, {(edition, law): [provision dicts]})
-    from the store, all of it or one law of some editions."""
+    from the store, all of it or one law of some editions; a provision that
+    prints tables has them as text under "tables" (`_add_tables`)."""
     cols = [d[0] for d in conn.execute("select * from editions limit 0").description]
     editions = [dict(zip(cols, tuple(r))) for r in conn.execute("select * from editions")]
     where, args = "", []
@@ -480,7 +492,41 @@ def read_store(conn, law: int | None = None, editions_wanted: tuple[str, ...] = 
             + where.replace("number", "law") + " order by edition, ord", args):
         provisions.setdefault((ed, number), []).append(
             {"id": pid, "heading": heading, "text": text, "raw_text": raw})
+    _add_tables(conn, provisions, law, editions_wanted)
     return editions, laws, provisions
+
+
+def _add_tables(conn, provisions: dict[tuple[str, int], list[dict]], law: int | None,
+                editions_wanted: tuple[str, ...]) -> None:
+    """Each provision's printed tables, as the comparison reads them
+    (`text.tables_text`), under "tables" (in place): a changed cell is a
+    change of its provision."""
+    where, args = "", []
+    if law is not None:
+        where = f" where edition in ({','.join('?' * len(editions_wanted))})"
+        args = list(editions_wanted)
+    found = _read_tables(conn, where, args)
+    for (ed, _number), ps in provisions.items():
+        for p in ps:
+            if (ed, p["id"]) in found:
+                p["tables"] = tables_text(found[(ed, p["id"])])
+
+
+def _tables_text(conn, edition: str, ids) -> dict[str, str]:
+    """{provision id: its tables as compared} for those of `ids` in `edition` that print any."""
+    ids = list(ids)
+    found = _read_tables(conn, f" where edition = ? and provision in ({','.join('?' * len(ids))})", [edition, *ids])
+    return {pid: tables_text(ts) for (_ed, pid), ts in found.items()}
+
+
+def _read_tables(conn, where: str, args: list) -> dict[tuple[str, str], list]:
+    """{(edition, provision): [(caption, header, rows)...]} in printed order."""
+    found: dict[tuple[str, str], list] = {}
+    for ed, pid, caption, header, rows in conn.execute(
+            "select edition, provision, caption, header, rows from tables" + where
+            + " order by edition, provision, ord", args):
+        found.setdefault((ed, pid), []).append((caption, json.loads(header or "[]"), json.loads(rows or "[]")))
+    return found
 
 
 def editions_by_id(conn) -> dict[str, dict]:

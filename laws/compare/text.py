@@ -3,7 +3,8 @@
 The first stage of the comparison, and the only one that knows about words:
 normalising a text (`normalise`), cutting it into tokens, the word ops
 between two texts (`word_ops`) and read the other way round (`reverse_ops`),
-and the cross-references changed in place (`citation_changes`).  It imports
+the cross-references changed in place (`citation_changes`), and a
+provision's printed tables read as text (`tables_text`).  It imports
 nothing from the rest of the package, so every later stage (align, changes,
 summary, stored, ondemand, read) may use it.
 """
@@ -156,3 +157,17 @@ def unique(items):
         if x not in seen:
             seen.append(x)
     return seen
+
+
+def tables_text(tables: list[tuple[str, list[str], list[list[str]]]]) -> str:
+    """A provision's printed tables as the comparison reads them, in reading
+    order: each table a paragraph of lines (its caption, its header, its
+    rows), a line its non-empty cells joined by spaces ('750–890 13').  A
+    changed IMP value or score is a change of rule, so it must count as one
+    like a changed word (`changes.attach_tables`).  `tables`: (caption,
+    header cells, rows of cells) each."""
+    paras = []
+    for caption, header, rows in tables:
+        lines = [caption or "", *(" ".join(c for c in cells if c) for cells in [header, *rows])]
+        paras.append("\n".join(line for line in lines if line.strip()))
+    return "\n\n".join(p for p in paras if p)
