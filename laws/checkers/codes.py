@@ -16,6 +16,16 @@ built; without a store, the manifest resolved the same way by
 LAWS_TODAY): no edition id is written in the code.  A checker with no data
 file for the code in force answers in the newest edition of that code's
 family it has, and its page says so.
+
+A code the build carried rulings into (laws.rulings.carry) without a data
+file of its own is checked by the rules of the code it was carried from:
+that code's tables and logic, its cites carried through the comparison
+(the store's `carried_cites`, period `checkers`).  `carried_data` makes
+those editions' data, in the shape of a data file, from the store; the web
+app gives them to `Codes` (`carried`), so that the code in force is offered
+and applied.  A cite that followed is the new code's provision; one awaiting
+review stays the older code's, written "2017:77", and the checker's
+`carried.checkers[<id>].notes` says what changed.
 """
 from __future__ import annotations
 
@@ -69,16 +79,17 @@ class Codes:
     in_force: str | None
     years: dict = field(default_factory=dict)
     families: dict = field(default_factory=dict)
+    carried: dict = field(default_factory=dict)  # edition -> checkers' data carried into it (carried_data)
 
     @classmethod
-    def from_rows(cls, rows) -> "Codes":
+    def from_rows(cls, rows, carried: dict | None = None) -> "Codes":
         """From editions as the store lists them (laws.queries.editions) or
         the manifest's Edition objects: each with id, year, family, in_force."""
         get = (lambda r, k: r[k]) if rows and isinstance(rows[0], dict) else getattr
         rows = list(rows)
         return cls(in_force=next((get(r, "id") for r in rows if get(r, "in_force")), None),
                    years={get(r, "id"): get(r, "year") for r in rows},
-                   families={get(r, "id"): get(r, "family") for r in rows})
+                   families={get(r, "id"): get(r, "family") for r in rows}, carried=carried or {})
 
     def order(self, eds) -> list[str]:
         """Editions newest first (by the corpus's years; then by id, so that
@@ -113,3 +124,120 @@ def from_manifest(corpus_dir: Path | str | None = None) -> Codes:
     # the date and LAWS_IN_FORCE are part of the key: a code's day coming, or
     # a deployment naming another code, changes the code in force
     return _manifest_codes(str(folder), stamp, *settings())
+
+
+# --- checkers carried into a new code through the comparison ------------------------
+
+# the fields of a checker's entry that name provisions: lists (each cite
+# carried to what it became) and single provisions (law roles, revoke's
+# exceptions and redress_after, whose keys are provisions too)
+_CITE_LISTS = ("cites", "redress")
+_CITE_MAPS = ("law", "exceptions", "redress_after")
+
+
+def qualified(edition: str, pid: str) -> str:
+    """Another code's provision, as a carried cite awaiting review writes it: "2017:77"."""
+    return f"{edition}:{pid}"
+
+
+def carried_data(conn, folder: Path = DATA) -> dict[str, dict]:
+    """edition -> the checkers' data carried into it, in a data file's shape
+    plus `carried` ({from, checkers: {id: {notes}}}), from the store `conn`
+    (a sqlite3 connection) the build wrote; {} for a store without carried
+    cites.  A checker with an entry of its own for the edition keeps it."""
+    import sqlite3
+    try:
+        rows = conn.execute("select edition, from_edition, node, provision, to_provisions, reviewed, change "
+                            "from carried_cites where period = 'checkers'").fetchall()
+        titles = dict(conn.execute("select id, title from editions").fetchall())
+    except sqlite3.Error:  # a store built before checkers were carried
+        return {}
+    own = editions(folder)
+    ways: dict[tuple[str, str, str], dict[str, tuple[list[str] | None, str]]] = {}
+    for ed, frm, node, pid, to, reviewed, change in rows:
+        checker = node.lstrip("/")
+        if frm in own and checker in own[frm].get("checkers", {}) \
+                and checker not in own.get(ed, {}).get("checkers", {}):
+            ways.setdefault((ed, frm, checker), {})[pid] = (json.loads(to) if reviewed else None, change)
+    out: dict[str, dict] = {}
+    for (ed, frm, checker), way in ways.items():
+        data = out.setdefault(ed, {"edition": ed, "title": titles.get(ed, ed), "tables": own[frm].get("tables", {}),
+                                   "checkers": {}, "carried": {"from": frm, "checkers": {}}})
+        entry, notes = carry_entry(own[frm]["checkers"][checker], way, frm, ed)
+        data["checkers"][checker] = entry
+        data["carried"]["checkers"][checker] = {"notes": notes}
+    return out
+
+
+def carry_entry(entry: dict, way: dict, frm: str, new: str) -> tuple[dict, dict[str, str]]:
+    """One checker's entry of the older code `frm`, its provisions carried
+    (`way`: provision -> (the new code's provisions, or None while it awaits
+    review; what changed)), and the notes of those awaiting review, in the
+    order the entry cites them."""
+    notes: dict[str, str] = {}
+
+    def many(pid: str) -> list[str]:
+        to, change = way.get(pid, (None, f"{pid} was not carried"))
+        if to is None:
+            notes[qualified(frm, pid)] = change
+            return [qualified(frm, pid)]
+        return list(to)
+
+    def one(pid: str) -> str:
+        # a provision applied at one step: what it became (the first, if
+        # split), or the older code's while it awaits review or was removed
+        to = many(pid)
+        if not to:
+            notes[qualified(frm, pid)] = way[pid][1] + ", removed by review"
+            return qualified(frm, pid)
+        return to[0]
+
+    def walk(value):
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if k in _CITE_LISTS and isinstance(v, list):
+                    out[k] = list(dict.fromkeys(c for pid in v for c in many(pid)))
+                elif k in _CITE_MAPS and isinstance(v, dict):
+                    out[k] = {(one(a) if k == "redress_after" else a):
+                              (list(dict.fromkeys(c for p in b for c in many(p))) if isinstance(b, list) else one(b))
+                              for a, b in v.items()}
+                elif k == "ruling" and isinstance(v, str):  # the ruling in the new code: its rulings are carried too
+                    out[k] = v.replace(f"edition={frm}", f"edition={new}")
+                else:
+                    out[k] = walk(v)
+            return out
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    carried = walk(entry)
+    order = {qualified(frm, p): i for i, p in enumerate(entry.get("cites", []))}
+    return carried, dict(sorted(notes.items(), key=lambda kv: order.get(kv[0], len(order))))
+
+
+def carried_note(data: dict, checker_id: str) -> dict:
+    """For a checker in a code whose checkers were carried from another's
+    (`data`: the edition's data): whose rules it follows (`carried_from`),
+    whether every provision it cites followed or was reviewed (`reviewed`),
+    and if not what changed (`review`), as a carried ruling's reply says it.
+    {} for an edition with data of its own."""
+    carried = data.get("carried")
+    if not carried or checker_id not in carried.get("checkers", {}):
+        return {}
+    notes = carried["checkers"][checker_id]["notes"]
+    review = f"not yet reviewed for {data['edition']}: " + "; ".join(notes.values()) if notes else None
+    return {"carried_from": carried["from"], "reviewed": not notes, "review": review}
+
+
+def carried_words(text: str, data: dict, checker_id: str) -> str:
+    """`text` with each older code's provision awaiting review ("2017:77")
+    written as words ("77 (2017 Laws)"), as a carried ruling names the law
+    of a kind; the cites themselves keep the qualified form."""
+    carried = data.get("carried")
+    if not carried or checker_id not in carried.get("checkers", {}):
+        return text
+    for q in sorted(carried["checkers"][checker_id]["notes"], key=len, reverse=True):
+        other, _, pid = q.partition(":")
+        text = text.replace(q, f"{pid} ({other} Laws)")
+    return text

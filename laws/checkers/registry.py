@@ -78,14 +78,25 @@ class Checker:
     example: dict = field(default_factory=dict)  # a valid input, shown in the form and used by tests
     folder: Any = codes_module.DATA  # where its data files are (tests give another)
 
-    def edition_data(self) -> dict[str, dict]:
-        """edition -> this checker's data in it (data/<edition>.json)."""
-        return codes_module.checker_editions(self.id, self.folder)
+    def edition_data(self, codes: Codes | None = None) -> dict[str, dict]:
+        """edition -> this checker's data in it (data/<edition>.json), and in
+        each code its data was carried into (`codes.carried`)."""
+        own = codes_module.checker_editions(self.id, self.folder)
+        carried = {ed: data["checkers"][self.id] for ed, data in (codes.carried if codes else {}).items()
+                   if self.id in data.get("checkers", {}) and ed not in own}
+        return {**own, **carried}
+
+    def edition_file(self, edition: str, codes: Codes | None = None) -> dict:
+        """The whole data of the edition its entry for `edition` is in."""
+        own = codes_module.editions(self.folder).get(edition, {})
+        if self.id in own.get("checkers", {}) or codes is None or edition not in codes.carried:
+            return own
+        return codes.carried[edition]
 
     def editions_for(self, codes: Codes | None = None) -> list[str]:
         """The editions it implements: the one it answers in by default first, then newest first."""
         codes = codes or codes_module.from_manifest()
-        eds = list(self.edition_data())
+        eds = list(self.edition_data(codes))
         first = codes.default(eds)
         return [first] + [e for e in codes.order(eds) if e != first]
 
@@ -93,7 +104,8 @@ class Checker:
         return self.editions_for(codes)[0]
 
     def cites_for(self, codes: Codes | None = None) -> dict[str, list[str]]:
-        data = self.edition_data()
+        codes = codes or codes_module.from_manifest()
+        data = self.edition_data(codes)
         return {ed: list(data[ed]["cites"]) for ed in self.editions_for(codes)}
 
     @property
@@ -106,8 +118,9 @@ class Checker:
     def editions(self) -> list[str]:
         return self.editions_for()
 
-    def edition(self, edition: str) -> Edition:
-        return Edition(edition, codes_module.editions(self.folder)[edition], self.edition_data()[edition])
+    def edition(self, edition: str, codes: Codes | None = None) -> Edition:
+        data = self.edition_file(edition, codes)
+        return Edition(edition, data, data["checkers"][self.id])
 
     def schema(self, codes: Codes | None = None) -> dict:
         """The full JSON Schema of its input; an `x-edition` input takes the
@@ -116,7 +129,7 @@ class Checker:
         for name, prop in self.properties.items():
             if prop.get("x-edition"):
                 eds = self.editions_for(codes)
-                titles = {e: codes_module.editions(self.folder)[e].get("title", e) for e in eds}
+                titles = {e: self.edition_file(e, codes).get("title", e) for e in eds}
                 prop = {**prop, "enum": eds, "default": eds[0], "x-labels": titles}
             props[name] = prop
         return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": self.title, "type": "object",
@@ -126,10 +139,16 @@ class Checker:
     def input_schema(self) -> dict:
         return self.schema()
 
+    def carried_note(self, edition: str, codes: Codes | None = None) -> dict:
+        """{carried_from, reviewed, review} in a code its data was carried
+        into (laws.checkers.codes.carried_note); {} otherwise."""
+        return codes_module.carried_note(self.edition_file(edition, codes), self.id)
+
     def notes(self, codes: Codes | None = None) -> list[tuple[str, str]]:
         """(edition, note) for each edition whose data says something about
         how this checker reads it (a law moved, a reading made explicit)."""
-        data = self.edition_data()
+        codes = codes or codes_module.from_manifest()
+        data = self.edition_data(codes)
         return [(ed, data[ed]["note"]) for ed in self.editions_for(codes) if data[ed].get("note")]
 
     @property
@@ -211,10 +230,30 @@ def run(checker_id: str, payload: Any, codes: Codes | None = None) -> dict:
     data = validate(c, payload, schema)
     edition = next((data[k] for k, p in c.properties.items() if p.get("x-edition") and k in data),
                    schema_default_edition(schema) or c.default_edition(codes))
-    result = c.function(data, c.edition(edition))
+    result = c.function(data, c.edition(edition, codes))
     if result.edition is None:
         result = replace(result, edition=edition)
-    return result.as_dict()
+    return _carried_reply(c, result.as_dict(), codes)
+
+
+def _carried_reply(c: Checker, reply: dict, codes: Codes | None) -> dict:
+    """A reply in a code the checker's data was carried into: its words name
+    an older code's provision as such, and it says whose rules it followed
+    and whether they are reviewed (as a carried ruling's reply does)."""
+    note = c.carried_note(reply["edition"], codes)
+    if not note:
+        return reply
+    data = c.edition_file(reply["edition"], codes)
+
+    def words(value, key=None):
+        if isinstance(value, str):
+            return codes_module.carried_words(value, data, c.id)
+        if isinstance(value, dict):
+            return {k: words(v, k) for k, v in value.items()}
+        if isinstance(value, list) and key != "cites":
+            return [words(v) for v in value]
+        return value
+    return {**reply, "result": words(reply["result"]), "explanation": words(reply["explanation"]), **note}
 
 
 def schema_default_edition(schema: dict) -> str | None:

@@ -30,14 +30,20 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from laws import citations
 from laws.checkers import codes as checker_codes
 from laws.rulings import data as rulings_data
+from laws.rulings import record
 from laws.rulings import reviews as reviews_mod
 
 PERIODS = ("auction", "play", "guided")
+WORDED = ("say", "text")  # a tree's sentences that may name provisions ("(58A)", "Law 31 applies")
+# a provision in brackets, as the trees' sentences cite one ("(27B)"); "(a)" is no provision
+_BRACKETED = re.compile(r"\((\d{1,2}[A-H](?:\d{1,2})?(?:\((?:[a-z]|[ivx]{1,4})\))*)\)")
 PENDING_FILE = "reviews-pending-{edition}.toml"  # written beside the store: what the organiser reviews
 
 
@@ -158,13 +164,42 @@ class _Mapper:
             "decision": review.decision if review else ("follows" if reviewed else None),
             "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
 
+    def followed(self, pid: str, node: str) -> str | None:
+        """The one provision of the new code a provision of the older became,
+        by the comparison or a review; None while it awaits review (or went
+        to several, or none)."""
+        succ = self.align.successor(pid)
+        review = self.reviews.find(pid, self.period, node)
+        to = review.apply(succ, self.align.new) if review is not None else list(succ.new) if succ.follows else []
+        return to[0] if len(to) == 1 else None
+
+    def words(self, text: str, node: str) -> str:
+        """A sentence of the tree with each provision it cites ("Law 31",
+        "(58A)", found as laws.citations finds citations) written as the new
+        code's where it followed or was reviewed; one awaiting review keeps
+        the older number, which the review note covers."""
+        spans = [(c.start, c.end, c.raw, c.id) for c in citations.find(text) if c.law is not None and not c.outside]
+        taken = [range(a, b) for a, b, _, _ in spans]
+        spans += [(m.start(1), m.end(1), m[1], m[1]) for m in _BRACKETED.finditer(text)
+                  if not any(m.start(1) in r for r in taken)]
+        for start, end, raw, pid in sorted(set(spans), reverse=True):
+            if not raw.endswith(pid):  # a range ("Laws 61 to 64") names its laws between: not rewritten
+                continue
+            new = self.followed(pid, node)
+            if new is not None and new != pid:
+                text = text[:end - len(pid)] + new + text[end:]
+        return text
+
     def tree(self, value, pointer: str = ""):
-        """A deep copy of `value` with every `cites` list mapped."""
+        """A deep copy of `value` with every `cites` list mapped, and the
+        provisions its sentences name (`words`)."""
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
                 if k == "cites" and isinstance(v, list):
                     out[k] = list(dict.fromkeys(c for pid in v for c in self.cite(pid, pointer or "/")))
+                elif k in WORDED and isinstance(v, str):
+                    out[k] = self.words(v, pointer or "/")
                 else:
                     out[k] = self.tree(v, f"{pointer}/{k}")
             return out
@@ -177,6 +212,22 @@ def _codes(conn) -> list[dict]:
     """The store's codes, oldest first within each family (year, then manifest order)."""
     rows = conn.execute("select id, year, family, ord from editions where kind = 'code' order by year, ord")
     return [{"id": r[0], "year": r[1], "family": r[2]} for r in rows]
+
+
+def carried_into(codes: list[dict], have) -> dict[str, str]:
+    """new code -> the code its rulings of one period are carried from: each
+    code (`codes`: id, family, oldest first) with no file of its own (`have`:
+    the codes with one) takes the nearest older code of its family that has
+    rulings, its file or what was carried into it."""
+    have, out = set(have), {}
+    for i, code in enumerate(codes):
+        if code["id"] in have:
+            continue
+        before = [c["id"] for c in codes[:i] if c["family"] == code["family"] and c["id"] in have]
+        if before:
+            out[code["id"]] = before[-1]
+            have.add(code["id"])
+    return out
 
 
 def _laws(conn, edition: str) -> set[int]:
@@ -198,9 +249,11 @@ def carry_tree(data: dict, mapper: _Mapper, new_laws: set[int], new_terms: set[s
             spec["law"] = f"{spec['law']} ({old} Laws)"
         if isinstance(spec.get("laws"), list):
             spec["laws"] = [n for n in spec["laws"] if rulings_data.law_of(str(n)) in new_laws]
+    # the record's right to appeal cites its period (record.json): carried as every other cite
+    appeal = list(dict.fromkeys(c for pid in record.WORDS["appeal"]["cites"] for c in mapper.cite(pid, "/appeal")))
     source = (data.get("carried") or {}).get("from") or old
     out["carried"] = {"from": old, "rules_of": source, "notes": {**(data.get("carried") or {}).get("notes", {}),
-                                                                  **mapper.notes}}
+                                                                  **mapper.notes}, "appeal": appeal}
     return out
 
 
@@ -214,17 +267,11 @@ def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[st
     laws = {c["id"]: _laws(conn, c["id"]) for c in codes}
     for period in PERIODS:
         have = dict(rulings_data.files_data(period))
-        for i, code in enumerate(codes):
-            if code["id"] in have or not laws[code["id"]]:
-                continue
-            before = [c["id"] for c in codes[:i] if c["family"] == code["family"] and c["id"] in have]
-            if not before:
-                continue
-            old = before[-1]
-            c = carried.setdefault(code["id"], Carried(code["id"], old))
-            mapper = _Mapper(Alignment(conn, old, code["id"]), reviews.of(code["id"]), c, period)
-            terms = {r[0] for r in conn.execute("select term from definitions where edition = ?", [code["id"]])}
-            have[code["id"]] = trees[(code["id"], period)] = carry_tree(have[old], mapper, laws[code["id"]], terms)
+        for new, old in carried_into([c for c in codes if laws[c["id"]]], have).items():
+            c = carried.setdefault(new, Carried(new, old))
+            mapper = _Mapper(Alignment(conn, old, new), reviews.of(new), c, period)
+            terms = {r[0] for r in conn.execute("select term from definitions where edition = ?", [new])}
+            have[new] = trees[(new, period)] = carry_tree(have[old], mapper, laws[new], terms)
     for code in codes:
         if code["id"] in carried:
             carried[code["id"]].checker_cites = _carry_links(conn, carried[code["id"]], reviews.of(code["id"]))

@@ -99,24 +99,35 @@ def table_result(ctx: dict) -> str | None:
                                  f"{t} trick{'s' if t != '1' else ''}" if t else ""] if p)
 
 
-def appeal(ctx: dict, edition: str | None = None) -> dict:
-    """The statement of the right to appeal, its period cited (Law 92B); a
-    code with no appeal procedure (record.json's `codes_without`) says so."""
+def appeal(ctx: dict, edition: str | None = None, cites: list[str] | None = None) -> dict:
+    """The statement of the right to appeal, its period cited (Law 92B, or
+    `cites`: what the build carried it to in a code ruled by carried trees,
+    the older code's "2017:92B" while it awaits review); a code with no appeal
+    procedure (record.json's `codes_without`) says so."""
     a = WORDS["appeal"]
     if edition in a.get("codes_without", ()):
         return {"text": a["without"], "cites": []}
     minutes = ctx.get("appeal_minutes") or a["minutes"]
     source = ctx.get("appeal_source")
     text = (a["set"] if source else a["default"]).format(minutes=minutes, source=source)
-    return {"text": text, "cites": list(a["cites"])}
+    return {"text": text, "cites": list(a["cites"] if cites is None else cites)}
 
 
-def finish(rec: dict, ctx: dict, board: dict | None) -> dict:
+def carried_appeal(data: dict | None) -> list[str] | None:
+    """The appeal's cites carried into the code of a carried tree (`data`:
+    the edition's rulings data), or None for a code with rulings of its own."""
+    return ((data or {}).get("carried") or {}).get("appeal")
+
+
+def finish(rec: dict, ctx: dict, board: dict | None, appeal_cites: list[str] | None = None) -> dict:
     """The parts an appeals committee needs beside the ruling: the board's
-    dealer and vulnerability, the table result, the right to appeal, the
-    signatures (the people's names and the hands stay on the phone: PRIVATE_FIELDS)."""
-    rec.update(board_info=board, table_result=table_result(ctx), appeal=appeal(ctx, rec.get("edition")),
-               signatures=list(WORDS["signatures"]))
+    dealer and vulnerability, the table result, the right to appeal (its
+    cites as the record already has them, or `appeal_cites`), the signatures
+    (the people's names and the hands stay on the phone: PRIVATE_FIELDS)."""
+    if appeal_cites is None and isinstance(rec.get("appeal"), dict):
+        appeal_cites = rec["appeal"].get("cites")
+    rec.update(board_info=board, table_result=table_result(ctx),
+               appeal=appeal(ctx, rec.get("edition"), appeal_cites), signatures=list(WORDS["signatures"]))
     return rec
 
 
@@ -187,7 +198,8 @@ def from_guided(ruling: dict, ctx: dict, texts: list[dict], adjusted: dict | Non
             "notes": review_notes(ruling) + [x["text"] for x in (o.get("information"), o.get("penalty")) if x],
             "score_adjustment": adj and adj.get("when"), "checker": adj and adj.get("checker"),
             "adjusted": adjusted, "keep": o.get("record") or [],
-            "provisions": texts, "complete": ruling["outcome"] is not None}, ctx, board)
+            "provisions": texts, "complete": ruling["outcome"] is not None}, ctx, board,
+            carried_appeal(_data("guided", ruling["edition"])))
 
 
 # --- mechanical rulings: the auction and the play ----------------------------------------
@@ -365,7 +377,13 @@ def from_mechanical(period: str, ruling: dict, steps: list[dict], facts: str, ct
     return finish({"kind": period, "procedure": period, "title": title, "edition": ruling["edition"], **ctx,
             "entered": facts, "steps": steps, "ruling": said, "notes": review_notes(ruling) + _notes(period, o),
             "score_adjustment": adj and adj.get("when"), "checker": None, "adjusted": adjusted, "keep": [],
-            "provisions": texts, "complete": complete}, ctx, board)
+            "provisions": texts, "complete": complete}, ctx, board, carried_appeal(_data(period, ruling["edition"])))
+
+
+def _data(period: str, edition: str) -> dict | None:
+    """The rulings data a record's ruling was made by (a file, or a carried tree of the store served)."""
+    from laws.rulings import data
+    return data.load(period).get(edition)
 
 
 # --- the adjusted score, carried from the score checkers -----------------------------------

@@ -36,18 +36,24 @@ def schema(period: str) -> dict:
     return data
 
 
-@lru_cache(maxsize=None)
-def _validator(period: str, editions: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+def schema_with(period: str, editions, default: str | None = None) -> dict:
     """The period's schema, its `edition` also taking `editions`: the codes
     ruled by trees the build carried into them (laws.rulings.carry), which
-    the file, written before them, cannot list."""
+    the file, written before them, cannot list, after its own (`default`:
+    the code asked for by default, when it is a carried one)."""
     data = schema(period)
-    enum = data["properties"]["edition"]["enum"]
-    extra = [e for e in editions if e not in enum]
-    if extra:
-        data = {**data, "properties": {**data["properties"],
-                                       "edition": {**data["properties"]["edition"], "enum": enum + extra}}}
-    return jsonschema.Draft202012Validator(data)
+    prop = data["properties"]["edition"]
+    extra = [e for e in editions if e not in prop["enum"]]
+    if not extra:
+        return data
+    prop = {**prop, "enum": prop["enum"] + extra} | ({"default": default} if default in extra else {})
+    return {**data, "properties": {**data["properties"], "edition": prop}}
+
+
+@lru_cache(maxsize=None)
+def _validator(period: str, editions: tuple[str, ...]) -> jsonschema.Draft202012Validator:
+    """The period's schema with the carried codes among its editions (schema_with)."""
+    return jsonschema.Draft202012Validator(schema_with(period, editions))
 
 
 def field_of(error: jsonschema.ValidationError) -> str | None:

@@ -27,6 +27,7 @@ from werkzeug.routing import BuildError
 from laws import queries
 from laws.checkers import codes as checker_codes
 from laws.checkers import registry
+from laws.rulings.data import older_label, split_cite
 from laws.web.db import StoreMissing, get_db
 from laws.web.errors import BadRequest
 from laws.web.limits import MAX_NUMBER_CHARS
@@ -42,12 +43,14 @@ def _error(status: int, message: str, field: str | None = None):
 
 
 def store_codes() -> checker_codes.Codes:
-    """The codes of the store being served (the code in force first), or the
-    manifest's when there is no store to read."""
+    """The codes of the store being served (the code in force first), with
+    the checkers' data the build carried into a code without its own, or
+    the manifest's codes when there is no store to read."""
     from laws.web.site import cached
     try:
         return cached("checker_codes", lambda: checker_codes.Codes.from_rows(
-            [e for e in queries.editions(get_db()) if e["kind"] == "code"]))
+            [e for e in queries.editions(get_db()) if e["kind"] == "code"],
+            carried=checker_codes.carried_data(get_db())))
     except (StoreMissing, OSError):
         return checker_codes.from_manifest()
 
@@ -120,9 +123,18 @@ def _headings(edition: str, ids: list[str]) -> dict[str, str]:
 
 
 def cite_links(edition: str, ids: list[str]) -> list[dict]:
-    headings = _headings(edition, ids)
-    return [{"id": pid, "url": provision_url(edition, pid), "label": f"Law {pid}", "heading": headings.get(pid)}
-            for pid in ids]
+    """Each cite's law-page link, label and heading; a carried cite awaiting
+    review ("2017:77") links the older code's provision and says so."""
+    out = []
+    for cite in ids:
+        other, pid = split_cite(cite)
+        if other is None:
+            out.append({"id": cite, "url": provision_url(edition, cite), "label": f"Law {cite}",
+                        "heading": _headings(edition, [cite]).get(cite)})
+        else:
+            out.append({"id": cite, "url": provision_url(other, pid), "label": older_label(cite, edition),
+                        "heading": _headings(other, [pid]).get(pid)})
+    return out
 
 
 def _split(text: str, prop: dict) -> list[str]:
@@ -296,6 +308,8 @@ def page(checker_id: str):
         "cites": cite_links(outcome["edition"], outcome["cites"]) if outcome else [],
         "implements": [(ed, cite_links(ed, ids)) for ed, ids in c.cites_for(codes).items()],
         "notes": c.notes(codes),
+        # a code the checker's data was carried into: whose rules, and what awaits review
+        "carried": [(ed, c.carried_note(ed, codes)) for ed in c.editions_for(codes) if c.carried_note(ed, codes)],
         "rows": _rows(outcome["result"]) if outcome else [],
         "record": record_carry,
         "next": next_steps(c.id, values, outcome, _guided_editions()) if outcome and not record_carry else [],
@@ -312,14 +326,24 @@ def page_data(c: registry.Checker, schema: dict, codes) -> dict:
     checker's data in each edition it implements (with the edition's tables),
     the default edition, the guided editions (for the record's step), and
     the law-page address of each provision cited (with its heading)."""
-    all_data = checker_codes.editions(c.folder)
     eds = c.editions_for(codes)
     return {"id": c.id, "title": c.title, "schema": schema, "default": eds[0], "guided": _guided_editions(),
-            "editions": {ed: {"title": all_data[ed].get("title", ed), "tables": all_data[ed].get("tables", {}),
-                              "entry": all_data[ed]["checkers"][c.id],
-                              "cites": {l["id"]: {"url": l["url"], "heading": l["heading"]}
-                                        for l in cite_links(ed, all_data[ed]["checkers"][c.id]["cites"])}}
-                         for ed in eds}}
+            "editions": {ed: _edition_data(c, ed, codes) for ed in eds}}
+
+
+def _edition_data(c: registry.Checker, ed: str, codes) -> dict:
+    """One edition's data for the page's script; in a code the checker's data
+    was carried into, also `carried` (the notes and whose rules) and each
+    older code's provision's label."""
+    data = c.edition_file(ed, codes)
+    entry = data["checkers"][c.id]
+    out = {"title": data.get("title", ed), "tables": data.get("tables", {}), "entry": entry,
+           "cites": {l["id"]: {"url": l["url"], "heading": l["heading"]} | (
+               {"label": l["label"]} if l["label"] != f"Law {l['id']}" else {})
+               for l in cite_links(ed, entry["cites"])}}
+    if c.carried_note(ed, codes):
+        out["carried"] = {"from": data["carried"]["from"], "notes": data["carried"]["checkers"][c.id]["notes"]}
+    return out
 
 
 def _json_for_html(value) -> Markup:
@@ -347,6 +371,13 @@ RECORD_PROCEDURE = "adjusted-score"  # the guided procedure a checker's result i
 
 def _query(values: dict) -> str:
     return urlencode([(k, v) for k, v in values.items() if v not in (None, "")])
+
+
+def cite_words(cite: str) -> str:
+    """A cite in a sentence: a carried cite awaiting review ("2017:78B") as
+    "78B (2017 Laws)" (as laws.checkers.codes.carried_words writes it)."""
+    other, pid = split_cite(cite)
+    return cite if other is None else f"{pid} ({other} Laws)"
 
 
 def _signed(n) -> str:
@@ -380,12 +411,12 @@ def next_steps(checker_id: str, values: dict, outcome: dict, guided_editions: li
         steps.append({"kind": "link", "label": f"Matchpoints: {_signed(s)} with the other scores on the board",
                       "href": "/checkers/matchpoints?" + _query({"scores": s, FILL: "1"})})
     elif checker_id == "imps":
-        record_link(f"{_signed(r['imps'])} IMPs (a difference of {r['difference']}, Law {outcome['cites'][0]})")
+        record_link(f"{_signed(r['imps'])} IMPs (a difference of {r['difference']}, Law {cite_words(outcome['cites'][0])})")
     elif checker_id == "matchpoints":
         scores = values.get("scores") or []
         if scores:
             record_link(f"{scores[0]}: {r['matchpoints'][0]} matchpoints on a top of {r['top']} "
-                        f"({r['percentages'][0]} %, Law {outcome['cites'][0]})")
+                        f"({r['percentages'][0]} %, Law {cite_words(outcome['cites'][0])})")
     elif checker_id in ("cross-imps", "butler"):
         # the first score's IMPs, as matchpoints carries its first score
         scores = values.get("scores") or []
@@ -393,7 +424,7 @@ def next_steps(checker_id: str, values: dict, outcome: dict, guided_editions: li
             how = (f"cross-IMPs, {r['imps'][0]} over {r['comparisons']} comparisons" if checker_id == "cross-imps"
                    else f"Butler, datum {r['datum']}")
             first = r["average"][0] if checker_id == "cross-imps" else r["imps"][0]
-            record_link(f"{scores[0]}: {_signed(first)} IMPs ({how}, Laws {' and '.join(outcome['cites'])})")
+            record_link(f"{scores[0]}: {_signed(first)} IMPs ({how}, Laws {' and '.join(map(cite_words, outcome['cites']))})")
     if checker_id in ("score", "weighted-score", "artificial-score") and record_edition:
         from laws.rulings import record
         props = registry.get(checker_id).input_schema["properties"]

@@ -18,6 +18,8 @@ import copy
 
 from laws.checkers import registry
 from laws.checkers.codes import Codes
+from laws.rulings import carry
+from laws.rulings import data as ruling_data
 from laws.rulings import requests as ruling_requests
 
 _STR = {"type": "string"}
@@ -248,6 +250,19 @@ def _diff_params() -> list[dict]:
             _query("to", "the newer edition (not the same as `from`: 400)", given, required=True)]
 
 
+def _carried_rulings(codes: Codes | None, period: str) -> tuple[list[str], str | None]:
+    """The codes a period's rulings will be carried into (laws.rulings.carry's
+    rule, read from the manifest's codes as the rest of this document is:
+    the store may not be built when the app starts), and the code in force
+    if it is one of them (the default edition)."""
+    if codes is None or not codes.years:
+        return [], None
+    order = sorted(codes.years, key=lambda e: (codes.years[e] or 0, e))
+    into = carry.carried_into([{"id": e, "family": codes.families.get(e)} for e in order],
+                              ruling_data.files(period))
+    return list(into), codes.in_force
+
+
 def document(codes: Codes | None = None, editions: list[str] | None = None) -> dict:
     """The whole OpenAPI 3.1 document (`codes`: the corpus's codes, which
     give the checkers' edition inputs their choices and default; `editions`:
@@ -257,7 +272,8 @@ def document(codes: Codes | None = None, editions: list[str] | None = None) -> d
     number = _path_param("number", "a law number, 1 to 93", {"type": "string", "pattern": "^[0-9]{1,3}$"})
     schemas: dict = {"Error": ERROR, "IndexEntry": _INDEX_ENTRY}
     for period, name in RULING_PERIODS.items():
-        schemas[name] = _embedded(ruling_requests.schema(period), f"#/components/schemas/{name}")
+        schemas[name] = _embedded(ruling_requests.schema_with(period, *_carried_rulings(codes, period)),
+                                  f"#/components/schemas/{name}")
     paths: dict = {
         "/api/openapi.json": {"get": _get("openapi", "This document", {"type": "object"})},
         "/api/editions": {"get": _get("editions", "Every edition: id, title, year, kind, laws, sources",

@@ -7,7 +7,7 @@
    the fixtures and 200 generated inputs per checker through both.
 
    LawbookCheckers.run(id, payload, ctx) -> {result, explanation, cites, edition}
-   or throws a CheckerError {message, field}; ctx is the page's data
+   (and carried_from, reviewed, review in a code the data was carried into) or throws a CheckerError {message, field}; ctx is the page's data
    ({schema, default, editions: {ed: {title, tables, entry}}}).
    LawbookCheckers.formToInput(schema, params) reads form fields (a
    URLSearchParams) as laws/web/checkers.py's form_to_input does. */
@@ -1133,7 +1133,37 @@
       if (schema.properties[k]["x-edition"] && has(data, k)) edition = data[k];
     });
     var out = fn(data, new Edition(edition, ctx.editions[edition]));
-    return { result: out.result, explanation: out.explanation, cites: out.cites, edition: edition };
+    return carriedReply({ result: out.result, explanation: out.explanation, cites: out.cites, edition: edition },
+                        ctx.editions[edition].carried);
+  }
+
+  /* registry.py's _carried_reply: in a code the checker's data was carried
+     into, an older code's provision awaiting review ("2017:77") is written
+     "77 (2017 Laws)" in the words (codes.py's carried_words), and the reply
+     says whose rules it followed and whether they are reviewed */
+  function carriedReply(reply, carried) {
+    if (!carried) return reply;
+    var pending = Object.keys(carried.notes).sort(function (a, b) { return b.length - a.length; });
+    function words(value, key) {
+      if (typeof value === "string") {
+        pending.forEach(function (q) {
+          var i = q.indexOf(":");
+          value = value.split(q).join(q.slice(i + 1) + " (" + q.slice(0, i) + " Laws)");
+        });
+        return value;
+      }
+      if (Array.isArray(value)) return key === "cites" ? value : value.map(function (v) { return words(v); });
+      if (value && typeof value === "object") {
+        var o = {};
+        Object.keys(value).forEach(function (k) { o[k] = words(value[k], k); });
+        return o;
+      }
+      return value;
+    }
+    var notes = Object.keys(carried.notes).map(function (q) { return carried.notes[q]; });
+    return { result: words(reply.result), explanation: words(reply.explanation), cites: reply.cites, edition: reply.edition,
+             carried_from: carried.from, reviewed: notes.length === 0,
+             review: notes.length ? "not yet reviewed for " + reply.edition + ": " + notes.join("; ") : null };
   }
 
   /* --- laws/web/checkers.py: form fields to input -------------------------------- */

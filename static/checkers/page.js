@@ -99,6 +99,13 @@
     return String(value);
   }
 
+  /* a result in a code the checker's data was carried into: the note the server's page shows */
+  function reviewNote(out) {
+    var head = "Checked by the " + out.carried_from + " rules carried into the " + out.edition + " Laws";
+    return el("p", { "class": "review-note", id: "review-note", role: "note" }, out.reviewed
+      ? [head + ", each provision cited the same or reviewed."] : [head + "; ", el("strong", {}, [out.review]), "."]);
+  }
+
   function resultSection(out) {
     var dl = el("dl");
     Object.keys(out.result).forEach(function (k) {
@@ -119,15 +126,16 @@
     var cites = ctx.editions[out.edition].cites || {};
     var list = el("ul", { "class": "cites" }, out.cites.map(function (id) {
       var c = cites[id] || {};
-      var li = el("li", {}, [el("a", { href: c.url || "#" }, ["Law " + id])]);
+      var li = el("li", {}, [el("a", { href: c.url || "#" }, [c.label || "Law " + id])]);
       if (c.heading) li.appendChild(document.createTextNode(" — " + c.heading));
       return li;
     }));
     var section = el("section", { "class": "checker-result", id: "result", "aria-labelledby": "result-heading", "data-computed": "phone" }, [
       el("h2", { id: "result-heading" }, ["Result"]),
-      el("p", { "class": "computed-here" }, ["Computed on this phone, with no connection."]),
+      el("p", { "class": "computed-here" }, ["Computed on this phone, with no connection."])].concat(
+      out.carried_from ? [reviewNote(out)] : []).concat([
       el("p", { "class": "explanation" }, [out.explanation]),
-      dl]);
+      dl]));
     if (out.result.ruling) {
       section.appendChild(el("p", { "class": "ruling-link" }, [el("a", { href: out.result.ruling }, [
         "What the Laws give for this irregularity: the ruling at the table"])]));
@@ -152,6 +160,8 @@
     return pairs.filter(function (p) { return p[1] !== null && p[1] !== undefined && p[1] !== ""; })
       .map(function (p) { return quotePlus(p[0]) + "=" + quotePlus(p[1]); }).join("&");
   }
+  /* checkers.py's cite_words: a carried cite awaiting review ("2017:78B") as "78B (2017 Laws)" */
+  function citeWords(c) { var i = c.indexOf(":"); return i < 0 ? c : c.slice(i + 1) + " (" + c.slice(0, i) + " Laws)"; }
   function signed(n) { return (n > 0 ? "+" : "") + n; }
 
   function nextSteps(id, values, out, guided) {
@@ -176,14 +186,14 @@
       steps.push({ kind: "link", label: "Matchpoints: " + signed(r.score) + " with the other scores on the board",
                    href: "/checkers/matchpoints?" + urlencode([["scores", r.score], ["fill", "1"]]) });
     } else if (id === "imps") {
-      recordLink(signed(r.imps) + " IMPs (a difference of " + r.difference + ", Law " + out.cites[0] + ")");
+      recordLink(signed(r.imps) + " IMPs (a difference of " + r.difference + ", Law " + citeWords(out.cites[0]) + ")");
     } else if (id === "matchpoints" && values.scores && values.scores.length) {
       recordLink(values.scores[0] + ": " + r.matchpoints[0] + " matchpoints on a top of " + r.top + " (" + r.percentages[0] +
-                 " %, Law " + out.cites[0] + ")");
+                 " %, Law " + citeWords(out.cites[0]) + ")");
     } else if ((id === "cross-imps" || id === "butler") && values.scores && values.scores.length) {
       var how = id === "cross-imps" ? "cross-IMPs, " + r.imps[0] + " over " + r.comparisons + " comparisons" : "Butler, datum " + r.datum;
       var first = id === "cross-imps" ? r.average[0] : r.imps[0];
-      recordLink(values.scores[0] + ": " + signed(first) + " IMPs (" + how + ", Laws " + out.cites.join(" and ") + ")");
+      recordLink(values.scores[0] + ": " + signed(first) + " IMPs (" + how + ", Laws " + out.cites.map(citeWords).join(" and ") + ")");
     }
     if ((id === "score" || id === "weighted-score" || id === "artificial-score") && recordEdition) {
       var pairs = [id];
