@@ -24,7 +24,7 @@ from laws.model import SourceError
 from laws.rulings import carry
 from tests.test_compare_new_edition import store_2027  # noqa: F401 (its 2027: 38B deleted, Law 41 rewritten)
 from tests.test_browser import CHROMIUM, browser, serve, watched_page  # noqa: F401 (the shared browser)
-from tests.test_edition_life import ON_THE_DAY, corpus_2027, on_the_day  # noqa: F401 (the shared 2027 code)
+from tests.test_edition_life import ON_THE_DAY, before, corpus_2027, on_the_day  # noqa: F401 (the shared 2027 code)
 
 SIMULTANEOUS = {"edition": "2027", "dealer": "N", "calls": [["N", "1H"], ["S", "P"], ["E", "1S"]],
                 "findings": {"simultaneous": True}}
@@ -409,3 +409,17 @@ def test_a_reviews_file_for_a_code_with_its_own_rulings_is_refused(on_the_day, t
         carry.derive(_store(on_the_day[0]), tmp_path)
     assert str(err.value) == ("reviews/2017.toml: reviews cites carried into 2017, but 2017 has rulings of its "
                               "own: nothing is carried into it")
+
+
+def test_the_guides_law_links_follow_the_code_in_force_where_the_law_is_the_same(before, on_the_day):
+    """The guide explains the 2017 Laws: on the day 2027 takes effect, a law
+    2027 kept word for word (34) is linked in 2027, one whose words changed
+    (33: "deemed" became "considered") stays on the 2017 law the guide
+    explains, until a review says otherwise."""
+    import re
+
+    links = {}
+    for day, (app, _) in (("before", before), ("on the day", on_the_day)):
+        page = app.test_client().get("/guide/topic:call-out-of-rotation").get_data(as_text=True)
+        links[day] = sorted(set(re.findall(r'href="(/[^"]*/law/3[34])[#"]', page)))
+    assert links == {"before": ["/2017/law/33", "/2017/law/34"], "on the day": ["/2017/law/33", "/2027/law/34"]}

@@ -335,7 +335,7 @@ def guide_links(conn, edition: str) -> dict[tuple[str, int], str]:
             "select node, provision, from_edition, to_provisions from carried_cites where edition = ? "
             "and period = 'guide'", [edition]):
         out[(node.lstrip("/"), int(pid))] = edition if json.loads(to) else frm
-    return out  # laws/web/pages.py's topic page does not read it yet: its links stay on the guide's code
+    return out  # read by the guide's topic pages (laws/web/pages.py `topic`)
 
 
 def build(db, corpus_dir: Path, out: Path) -> list[str]:

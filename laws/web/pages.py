@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from laws import compare, citations, queries
+from laws.rulings import carry
 from laws.web import chapters, render
 from laws.web.pagecache import BUILT_MARK, page
 from laws.web.db import get_db
@@ -655,8 +656,16 @@ def topic(topic_id: str):
     guide_ed = _edition(t["edition"])
     codes = _code_editions_in_jump_order()
     preferred = guide_ed.get("guide_to")
+    # the code in force, when it was carried from the guide's code: a law the
+    # comparison found the same (or a review accepted) is linked in it, any
+    # other stays on the code the guide explains (laws.rulings.carry)
+    in_force = next((e["id"] for e in codes if e.get("in_force")), None)
+    followed = (cached(f"guide_links:{in_force}", lambda: carry.guide_links(get_db(), in_force))
+                if in_force and preferred and in_force != preferred else {})
 
     def law_edition(n: int) -> str | None:
+        if (topic_id, n) in followed:
+            return followed[(topic_id, n)]
         for e in sorted(codes, key=lambda e: e["id"] != preferred):
             if n in e["laws"] and e["family"] == guide_ed["family"]:
                 return e["id"]
