@@ -177,7 +177,9 @@ def test_the_new_codes_law_pages_link_the_carried_rulings_and_checkers(on_the_da
     app = on_the_day[0]
     assert _store(app).execute("select checker, provision from checker_cites where edition = '2027' "
                                "order by provision").fetchall() == [
-        ("auction", "35A"), ("auction", "35B"), ("auction", "35C"), ("auction", "35D")]
+        ("auction", "35A"), ("auction", "35B"), ("auction", "35C"), ("auction", "35D"),
+        # Laws 36-39 cited whole, each the same in 2027
+        ("auction", "36"), ("auction", "37"), ("auction", "38"), ("auction", "39")]
     page = app.test_client().get("/2027/law/39").get_data(as_text=True)
     assert 'href="/rulings/auction?edition=2027"' in page
 

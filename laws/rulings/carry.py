@@ -93,9 +93,16 @@ class Alignment:
             for pid in froms:
                 if (tos, status, bool(changed)) not in self.rows.setdefault(pid, []):
                     self.rows[pid].append((tos, status, bool(changed)))
+        # a law cited whole (69) where it has no text of its own, so no row
+        # of its own: it follows as the law's comparison says (same, or changed)
+        self.laws = dict(conn.execute("select law, status from law_comparisons where from_edition = ? "
+                                      "and to_edition = ?", [old, new]).fetchall())
 
     def successor(self, pid: str) -> Successor:
         rows = self.rows.get(pid)
+        if not rows and pid.isdigit() and self.laws.get(int(pid)) in ("same", "changed"):
+            same = self.laws[int(pid)] == "same"
+            return Successor(pid, (pid,), "same" if same else "changed", not same)
         if not rows:
             return Successor(pid, (), "absent", False)
         new = tuple(dict.fromkeys(p for tos, _, _ in rows for p in tos))
