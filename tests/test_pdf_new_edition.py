@@ -485,3 +485,25 @@ def test_on_the_day_each_ruling_is_reviewed_or_says_it_is_not(in_force, period, 
     else:
         assert older and body["review"] == "not yet reviewed for 2027: " + "; ".join(
             f"{p} has no counterpart in the 2027 Laws" for p in older)
+
+
+def test_on_the_day_every_checker_rules_by_2027_with_reviewed_cites_or_says_it_is_not(in_force):
+    """2027 has no checker data: each checker follows 2017's rules, its cites
+    carried through the comparison (laws/checkers/codes.py): every cite is a
+    2027 provision, or 2017's while `reviewed` is false and `review` says so."""
+    from laws.checkers import registry
+
+    client = in_force[0].test_client()
+    db = store.connect(current_store(in_force[0].config["DATA_DIR"]))
+    have = {pid for (pid,) in db.execute("select id from provisions where edition = '2027'")}
+    for checker in registry.all_checkers():
+        reply = client.post(f"/api/checkers/{checker.id}", json=checker.example)
+        body = reply.get_json()
+        assert reply.status_code == 200 and (body["edition"], body["carried_from"]) == ("2027", "2017"), checker.id
+        own = [c for c in body["cites"] if not c.startswith("2017:")]
+        older = [c.removeprefix("2017:") for c in body["cites"] if c.startswith("2017:")]
+        assert [c for c in own if c not in have] == [], checker.id
+        if body["reviewed"]:
+            assert (older, body["review"]) == ([], None), checker.id
+        else:
+            assert body["review"].startswith("not yet reviewed for 2027: "), checker.id
