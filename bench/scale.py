@@ -14,8 +14,9 @@ written to a temporary folder and built, and the run prints
   same run), opening the index and the first search in a fresh process, and
   a gunicorn worker's RSS;
 * pages (bench/pages.py `measure_pages`): a law page and every law of the
-  code in force against a static file (the stylesheet) through the same
-  gunicorn with wrk, as ratios, with the page's weight and render time.
+  code in force, sent from their pre-rendered files, against a static file
+  of the same size through the same gunicorn with wrk, as ratios, with each
+  worker's page cache off and on, with the page's weight and render time.
 
 Sizes count full 93-law codes; "1" is today's corpus as it is (2007 and 2017
 complete, the rubber code's Laws 41-71 and the guide), as in issue 14's table.
@@ -72,10 +73,13 @@ def _size(path: Path) -> int:
 # --- build and store -------------------------------------------------------------
 
 def build_figures(corpus: Path, data: Path) -> dict:
-    """Build `corpus` into `data`; seconds (total and per step), sizes in MB."""
-    from laws.build import build
+    """Build `corpus` into `data` as `flask --app app build` does (the store,
+    the index, then the pages pre-rendered: the step `pages`); seconds (total
+    and per step), sizes in MB."""
+    from app import build_all, create_app
 
-    result = build(corpus, data, echo=lambda *_: None)
+    app = create_app({"DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+    result = build_all(app, corpus, data, echo=lambda *_: None)
     db = result.path / "laws.db"
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
@@ -130,9 +134,12 @@ def search_figures(data: Path, serve_too: bool) -> dict:
 
 def page_figures(data: Path, seconds: int) -> dict:
     """bench/pages.py's measure_pages: a law page and every law of the code in
-    force against a static file through the same gunicorn (production
-    settings), taken in turn three times."""
-    return _bench_module("pages").measure_pages(data, seconds=seconds)
+    force against a static file of the same size through the same gunicorn
+    (production settings), taken in turn three times, with each worker's page
+    cache off (the pages sent from their pre-rendered files) and on."""
+    pages = _bench_module("pages")
+    return {"off": pages.measure_pages(data, seconds=seconds, cache_mb=0),
+            "on": pages.measure_pages(data, seconds=seconds)}
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -188,11 +195,14 @@ def report(figs: list[dict]) -> None:
     row("FTS5 over every edition p95, ms", lambda f: f"{f['search']['fts5_all_p95']:.1f}")
     row("opening the index / first search, ms", lambda f: f"{f['search']['open_ms']:.0f} / {f['search']['first_search_ms']:.0f}")
     row("search worker RSS, MB", lambda f: f"{f['search']['rss_mb']:.0f}")
-    row("law page req/s / static req/s", lambda f: f"{f['pages']['page_rps']:.0f} / {f['pages']['static_rps']:.0f}")
-    row("page / static (every law in turn)", lambda f: f"{f['pages']['ratio']:.2f}x ({f['pages']['pages_ratio']:.2f}x)")
-    row("law page raw KB / render ms", lambda f: f"{f['pages']['page_kb']:.0f} / {f['pages']['render_ms']:.1f}")
-    row("page worker RSS, MB (page cache full)", lambda f: f"{f['pages']['rss_mb']:.0f}")
-    row("errors (wrk)", lambda f: str(f['pages']['errors']))
+    for cache in ("off", "on"):
+        row(f"law page req/s / static req/s, page cache {cache}",
+            lambda f, c=cache: f"{f['pages'][c]['page_rps']:.0f} / {f['pages'][c]['static_rps']:.0f}")
+        row(f"page / static (every law in turn), page cache {cache}",
+            lambda f, c=cache: f"{f['pages'][c]['ratio']:.2f}x ({f['pages'][c]['pages_ratio']:.2f}x)")
+        row(f"page worker RSS, MB, page cache {cache}", lambda f, c=cache: f"{f['pages'][c]['rss_mb']:.0f}")
+    row("law page raw KB / render ms", lambda f: f"{f['pages']['off']['page_kb']:.0f} / {f['pages']['off']['render_ms']:.1f}")
+    row("errors (wrk)", lambda f: str(f['pages']['off']['errors'] + f['pages']['on']['errors']))
 
 
 def main(argv=None) -> int:
