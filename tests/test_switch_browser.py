@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from laws.build import build
-from test_browser import CHROMIUM, cut_off, serve, wait_kept_offline, wait_until  # noqa: F401
+from test_browser import CHROMIUM, browser, cut_off, serve, wait_kept_offline, wait_until  # noqa: F401 (browser: the shared fixture)
 from test_edition_life import BEFORE, ON_THE_DAY, corpus_2027  # noqa: F401 (fixture)
 from test_offline_kit_browser import held, phone
 
@@ -29,18 +29,6 @@ def _build(corpus, data, today):
 def _offer(pg) -> dict:
     return pg.evaluate("""() => caches.open('lawbook-meta').then(c => c.match('/offline/switched'))
         .then(r => r ? r.json() : null)""")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    from test_browser import ARGS
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def test_after_the_switch_the_phone_keeps_the_new_code_and_offers_the_old(browser, corpus_2027, tmp_path):
