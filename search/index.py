@@ -60,6 +60,7 @@ from whoosh.fields import ID, NUMERIC, STORED, TEXT, Schema
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from laws.queries import listed  # noqa: F401 (search.index.listed: the site's order of editions)
+from laws.rulings import data as rulings_data
 from laws.workers import fork_map
 from search import offline
 from search.analysis import WORD, analyzer, index_term
@@ -482,6 +483,12 @@ class _Collection:
         return log(self.doc_count / (self.df[field].get(t, 0) + 1)) + 1
 
 
+def _path_of(db) -> str | None:
+    """The file of the store `db` (a sqlite_utils.Database), or None (in memory)."""
+    row = db.conn.execute("pragma database_list").fetchone()
+    return row[2] or None if row else None
+
+
 def build(db, out_dir: Path) -> Path:
     """Index the store `db` (a sqlite_utils.Database) into `out_dir`: per
     edition (a shard), `docs-<n>.pickle`, what a Searcher keeps in memory of
@@ -518,9 +525,11 @@ def build(db, out_dir: Path) -> Path:
                 "terms": {w: index_term(w) for w in vocabulary},  # = term(w), quicker
                 "seconds": round(time.perf_counter() - t0, 3)}
         (tmp / META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
-        # offline, the phone searches what a search with no edition searches
-        offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
-                      [e for e in editions if e["id"] in default])
+        # offline, the phone searches what a search with no edition searches;
+        # its hand-off to the rulings reads this store's carried trees too
+        with rulings_data.serving(_path_of(db)):
+            offline.write(tmp / offline.PAYLOAD, [d for ed in default for d in by_edition[ed]],
+                          [e for e in editions if e["id"] in default])
         if out_dir.exists():  # outside a build only: move the old index aside first
             old = out_dir.with_name(f".{out_dir.name}-old-{os.getpid()}-{time.monotonic_ns()}")
             out_dir.rename(old)

@@ -425,3 +425,13 @@ def test_the_guides_law_links_follow_the_code_in_force_where_the_law_is_the_same
         page = app.test_client().get("/guide/topic:call-out-of-rotation").get_data(as_text=True)
         links[day] = sorted(set(re.findall(r'href="(/[^"]*/law/3[34])[#"]', page)))
     assert links == {"before": ["/2017/law/33", "/2017/law/34"], "on the day": ["/2017/law/33", "/2027/law/34"]}
+
+
+def test_the_phones_search_offers_the_carried_code_its_rulings(on_the_day):
+    """What the phone keeps for search (search/offline.py) maps 2027's
+    provisions to the rulings carried into 2027, as the server's hand-off does."""
+    handoff = on_the_day[0].test_client().get("/offline/search.json").get_json()["handoff"]
+    assert "2027" in handoff["by"] and handoff["by"]["2027"]
+    places = {p for ps in handoff["by"]["2027"].values() for p in ps}
+    assert {handoff["procedures"][p][3].split("?")[1] for p in places} >= {"edition=2027"}
+    assert ["auction", "insufficient-bid", "Insufficient bid", "/rulings/auction?edition=2027"] in handoff["procedures"]

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from laws.queries import listed
 
@@ -51,6 +52,20 @@ def store_from(served: Callable[[], object] | None) -> None:
     build it serves in the current request; a rebuild is a new path."""
     global _served
     _served = served
+
+
+@contextmanager
+def serving(store) -> Iterator[None]:
+    """`load` serves the carried trees of `store` for the block: the build's
+    own store, while the build writes what the phone keeps (the search
+    hand-off's map, search/offline.py), before any app serves it."""
+    global _served
+    before = _served
+    _served = lambda: store
+    try:
+        yield
+    finally:
+        _served = before
 
 
 def served_store() -> str | None:
