@@ -39,6 +39,31 @@ RESULT_41 = [("41A", "41A", "changed"), ("41B", None, "removed"), ("41C", None, 
              ("41D", None, "removed"), (None, "41B", "added")]
 
 
+def manifest_2027(laws: str, source_title: str, life: str = "") -> str:
+    """The [[edition]] and [[source]] entries the organiser appends to
+    manifest.toml for the made-up 2027 (NEW_FILE, a plain transcription);
+    `life`: its `published` / `in_force_from` lines, if any."""
+    return f"""
+[[edition]]
+id = "2027"
+title = "Laws of Duplicate Bridge 2027 (test)"
+year = 2027
+kind = "code"
+family = "duplicate"
+publisher = "World Bridge Federation"
+laws = "{laws}"
+{life}description = "A made-up edition for the tests."
+
+[[source]]
+file = "{NEW_FILE}"
+edition = "2027"
+title = "{source_title}"
+kind = "code"
+parser = "plain"
+laws = "{laws}"
+"""
+
+
 def plain_transcription(law) -> str:
     """A parsed law written out as a plain transcription."""
     out = [f"Law {law.number}", law.title]
@@ -75,25 +100,7 @@ def store_2027(tmp_path_factory):
     (corpus / NEW_FILE).write_text(text, encoding="utf-8")
 
     with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
-        f.write(f"""
-[[edition]]
-id = "2027"
-title = "Laws of Duplicate Bridge 2027 (test)"
-year = 2027
-kind = "code"
-family = "duplicate"
-publisher = "World Bridge Federation"
-laws = "33-41"
-description = "A made-up edition for the tests."
-
-[[source]]
-file = "{NEW_FILE}"
-edition = "2027"
-title = "2017 Laws 33-40 transcribed, with three changes"
-kind = "code"
-parser = "plain"
-laws = "33-41"
-""")
+        f.write(manifest_2027("33-41", "2017 Laws 33-40 transcribed, with three changes"))
     data = tmp_path_factory.mktemp("data")
     build(corpus, data, echo=lambda *_: None)
     conn = store.connect(current_store(data))

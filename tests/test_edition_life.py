@@ -213,7 +213,7 @@ def test_a_bad_setting_fails_the_build_naming_the_variable(tmp_path, monkeypatch
 def corpus_2027(tmp_path_factory):
     from laws.corrections import Corrections
     from laws.parsers import get
-    from test_compare_new_edition import NEW_FILE, SOURCE_2017, plain_transcription
+    from test_compare_new_edition import NEW_FILE, SOURCE_2017, manifest_2027, plain_transcription
 
     corpus = tmp_path_factory.mktemp("corpus-life") / "corpus"
     shutil.copytree(CORPUS, corpus)
@@ -222,25 +222,7 @@ def corpus_2027(tmp_path_factory):
     text = "\n".join(plain_transcription(law) for law in parsed.laws if 33 <= law.number <= 40)
     (corpus / NEW_FILE).write_text(text.replace("is deemed to be", "is considered to be"), encoding="utf-8")
     with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
-        f.write(f"""
-[[edition]]
-id = "2027"
-title = "Laws of Duplicate Bridge 2027 (test)"
-year = 2027
-kind = "code"
-family = "duplicate"
-publisher = "World Bridge Federation"
-laws = "33-40"
-{DATED}description = "A made-up edition for the tests."
-
-[[source]]
-file = "{NEW_FILE}"
-edition = "2027"
-title = "2017 Laws 33-40 transcribed, one word changed"
-kind = "code"
-parser = "plain"
-laws = "33-40"
-""")
+        f.write(manifest_2027("33-40", "2017 Laws 33-40 transcribed, one word changed", DATED))
     return corpus
 
 

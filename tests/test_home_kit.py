@@ -13,7 +13,6 @@ tests/test_offline_kit_browser.py.
 from __future__ import annotations
 
 import re
-import shutil
 from html import unescape
 from html.parser import HTMLParser
 from urllib.parse import urlencode
@@ -23,8 +22,6 @@ import pytest
 from laws import queries
 from laws.checkers import registry
 from laws.web.pagecache import content_hash
-
-from conftest import CORPUS
 
 
 class Links(HTMLParser):
@@ -194,53 +191,11 @@ def test_the_offline_page_lists_the_kit_truly(client, app, kept):
 
 # --- a 2027 code in force: nothing names an edition -------------------------------------
 
-@pytest.fixture(scope="module")
-def app_2027(tmp_path_factory):
-    """The real corpus with a 2027 code added (2017 Laws 33-40 transcribed,
-    tests/test_compare_new_edition.py) and marked in force in 2017's place."""
-    from app import create_app
-    from laws import manifest
-    from laws.build import build
-    from laws.corrections import Corrections
-    from laws.parsers import get
-    from test_compare_new_edition import NEW_FILE, SOURCE_2017, plain_transcription
-
-    corpus = tmp_path_factory.mktemp("corpus-2027") / "corpus"
-    shutil.copytree(CORPUS, corpus)
-    source = next(s for s in manifest.load(corpus).sources if s.file == SOURCE_2017)
-    parsed = get(source.parser)(source.path.read_bytes().decode(source.encoding), source, Corrections.load(corpus), {})
-    text = "\n".join(plain_transcription(law) for law in parsed.laws if 33 <= law.number <= 40)
-    (corpus / NEW_FILE).write_text(text.replace("is deemed to be", "is considered to be"), encoding="utf-8")
-    toml = (corpus / "manifest.toml").read_text(encoding="utf-8")
-    assert toml.count("\nin_force = true\n") == 1
-    toml = toml.replace("\nin_force = true\n", "\n")
-    (corpus / "manifest.toml").write_text(toml + f"""
-[[edition]]
-id = "2027"
-title = "Laws of Duplicate Bridge 2027 (test)"
-year = 2027
-kind = "code"
-family = "duplicate"
-publisher = "World Bridge Federation"
-laws = "33-40"
-in_force = true
-description = "A made-up edition for the tests."
-
-[[source]]
-file = "{NEW_FILE}"
-edition = "2027"
-title = "2017 Laws 33-40 transcribed, one word changed"
-kind = "code"
-parser = "plain"
-laws = "33-40"
-""", encoding="utf-8")
-    data = tmp_path_factory.mktemp("data-2027")
-    build(corpus, data, echo=lambda *_: None)
-    return create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+from tests.test_edition_life import corpus_2027, on_the_day  # noqa: E402,F401 (2017 Laws 33-40 as a 2027, in force)
 
 
-def test_a_2027_code_in_force_leads_the_footer_and_the_kit(app_2027):
-    client = app_2027.test_client()
+def test_a_2027_code_in_force_leads_the_footer_and_the_kit(on_the_day):
+    client = on_the_day[0].test_client()
     footer = links(client.get("/guide").get_data(as_text=True), "footer")
     assert [h for h in footer.hrefs if re.match(r"^/[^/]+/$", h)] == ["/2027/", "/2017/", "/2007/", "/1993-rubber/"]
     kept = client.get("/offline/pages.json").get_json()["pages"]
