@@ -110,8 +110,10 @@ def parse_card(text, where: str) -> str:
 
 # --- the request -------------------------------------------------------------------
 
-def parse_request(payload) -> dict:
-    """The request checked and normalised; RulingInputError names what is wrong."""
+def parse_request(payload, editions: list[str] | None = None) -> dict:
+    """The request checked and normalised; RulingInputError names what is
+    wrong.  With no edition named, the first of `editions` (the web's list),
+    else of the editions with play rulings: the code in force."""
     if not isinstance(payload, dict):
         raise RulingInputError("Send a JSON object with the edition, contract, declarer, play and findings.")
     extra = sorted(set(payload) - set(FIELDS))
@@ -119,8 +121,9 @@ def parse_request(payload) -> dict:
         # repr escapes a lone surrogate (which no reply could encode); the field names it the same way
         raise RulingInputError(f"There is no field {extra[0]!r}; the fields are edition, contract, declarer, "
                                "trick, seat, play and findings.", quotable(extra[0]))
-    # no edition named: the code in force (the first the site lists; `rule` passes the web's list)
-    edition = payload["edition"] if "edition" in payload else (rulings_data.editions(PERIOD) or [None])[0]
+    # no edition named: the code in force (the first the site lists)
+    edition = payload["edition"] if "edition" in payload else (
+        (editions if editions is not None else rulings_data.editions(PERIOD)) or [None])[0]
     if not isinstance(edition, str):
         raise RulingInputError("The edition is the id of a code, such as the one in force.", "edition")
     contract = payload.get("contract")
@@ -726,11 +729,7 @@ def rule(payload, editions: list[str] | None = None) -> dict:
     """The ruling for a request (CONTRACT.md): the irregularity, the questions
     still open, the options, the outcome, what to say and the cites."""
     all_data = rulings_data.load(PERIOD)
-    if isinstance(payload, dict) and "edition" not in payload:
-        # no edition named: the code in force (the first the site lists), as for the auction
-        first = (editions if editions is not None else rulings_data.editions(PERIOD))[:1]
-        payload = {**payload, "edition": first[0]} if first else payload
-    req = parse_request(payload)
+    req = parse_request(payload, editions)
     if req["edition"] not in all_data or (editions is not None and req["edition"] not in editions):
         raise RulingInputError(f"Edition {req['edition']!r} has no play rulings; choose "
                                f"{' or '.join(rulings_data.editions(PERIOD))}.", "edition")
