@@ -81,6 +81,7 @@ def payload(docs: list[dict], editions: list[dict]) -> dict:
             "guide_weight": rk.guide_weight, "definition_weight": rk.definition_weight,
             "guide_evidence": rk.guide_evidence, "fillers": sorted(rk.fillers),
             "coordination": rk.coordination, "second_entry": rk.second_entry,
+            "long_question": rk.long_question, "long_situations": rk.long_situations,
             "max_terms": query.MAX_TERMS,
             # a field's length as BM25F reads it: its terms (stop words not
             # counted), stored by Whoosh in one byte, so rounded up to the

@@ -149,6 +149,11 @@ class Ranking:
       provision may hold, and the provisions that hold most of them lead.
     * second_entry: a law's second result entry needs this share of its
       head's score (module docstring, 5); 0 gives one entry per law.
+    * long_question, long_situations: a question of at least `long_question`
+      slots is told in the player's own words ("partner took a long time
+      before passing"), the words the `situations` field holds, so there that
+      field weighs `long_situations`; a short one ("insufficient bid") names
+      the Law's own words, which keep their lead.
     Both tuned on bench/questions.tsv and bench/questions-words.tsv (issue
     19), flat between 0.3 and 0.6 for second_entry; never on the held-out set."""
     # half what it was before the plain-words layer (issue 19): the topics'
@@ -164,12 +169,14 @@ class Ranking:
     index_weight: float = INDEX_WEIGHT
     coordination: float = 2.0
     second_entry: float = 0.5
+    long_question: int = 4
+    long_situations: float = 3.0
 
     @classmethod
     def words_only(cls) -> "Ranking":
         return cls(guide_evidence=0.0, guide_weight=KIND_WEIGHT["guide"], definition_weight=1.0,
                    fillers=frozenset(), intents=False, title_weight=dict(FIELDS)["title"],
-                   coordination=1.0, second_entry=0.0)
+                   coordination=1.0, second_entry=0.0, long_situations=dict(FIELDS)["situations"])
 
 
 # words of a question that say nothing about the Laws (query side only)
@@ -542,7 +549,7 @@ class Searcher:
             out.update(d for d in _having_all(posts) if _in_order([pos[d] for _, pos in posts], slop))
         return out
 
-    def _slot_scores(self, slot: Slot, eds: tuple[str, ...]) -> dict[int, tuple[float, float]]:
+    def _slot_scores(self, slot: Slot, eds: tuple[str, ...], long: bool) -> dict[int, tuple[float, float]]:
         """What one slot of a query (a word with its expansions, or a phrase of
         the directors' vocabulary) scores in the shards of `eds`, by document:
         (its best field and alternative, FIELD_TIEBREAK x what the others
@@ -551,28 +558,29 @@ class Searcher:
         kept like the postings it is made of (MAX_CACHED_SLOT_SCORES, least
         recently used first out): a common word's hundreds of documents are
         folded over the fields and alternatives once, not at every search
-        that has the word."""
-        key = (eds, slot)
+        that has the word.  `long`: the slot is one of a long question's
+        (Ranking.long_question), whose fields weigh differently."""
+        key = (eds, slot, long)
         kept = self._slot_cache.recent(key)
         if kept is not None:
             return kept
         found: dict[int, tuple[float, float, float]] = {}
         for ed in eds:  # each document is in one shard: the shards' scores do not overlap
-            found.update(self._fold(ed, slot))
+            found.update(self._fold(ed, slot, long))
         self._cited_by_entries(found)
         kept = {d: (b, x) for d, (b, _, x) in found.items()}
         if kept:  # a slot no document has is never kept (see _shard_postings)
             self._slot_cache.keep(key, kept, self._lock)
         return kept
 
-    def _fold(self, edition: str, slot: Slot) -> dict[int, tuple[float, float, float]]:
+    def _fold(self, edition: str, slot: Slot, long: bool) -> dict[int, tuple[float, float, float]]:
         """`slot`'s scores in `edition`'s shard, by document: (its best field
         and alternative, the sum over all of them, FIELD_TIEBREAK x what the
         others add)."""
         best: dict[int, float] = {}
         summed: dict[int, float] = {}
         for phrase, weight in slot.all():
-            for field, boost in self.fields():
+            for field, boost in self.fields(long):
                 scores = (self._shard_postings(edition, field, phrase[0])[0] if len(phrase) == 1
                           else self._phrase(field, phrase, 1, edition))
                 if not scores:
@@ -596,10 +604,11 @@ class Searcher:
         the module docstring)."""
         eds = tuple(editions or self.default_editions)
         n = len(slots)
+        long = n >= self.ranking.long_question
         totals: dict[int, float] = {}
         matched: Counter = Counter()
         for slot in slots:
-            found = self._slot_scores(slot, eds)
+            found = self._slot_scores(slot, eds, long)
             if not totals:  # nothing to add to: taken whole, as 0.0 + best + tiebreak
                 totals = {d: 0.0 + b + x for d, (b, x) in found.items()}
             else:
@@ -653,9 +662,12 @@ class Searcher:
                 continue
             found[t] = (b, s, FIELD_TIEBREAK * (s - b))
 
-    def fields(self) -> tuple[tuple[str, float], ...]:
-        """The fields searched and their boosts, the law title's as the ranking says."""
-        return tuple((f, self.ranking.title_weight if f == "title" else b) for f, b in FIELDS)
+    def fields(self, long: bool = False) -> tuple[tuple[str, float], ...]:
+        """The fields searched and their boosts, the law title's as the ranking
+        says, the situations' as it says for a long question."""
+        rk = self.ranking
+        return tuple((f, rk.title_weight if f == "title" else rk.long_situations if long and f == "situations" else b)
+                     for f, b in FIELDS)
 
     def _guide_evidence(self, scores: dict[int, float]) -> dict[int, float]:
         """Law number -> how much the matching guide topics point to it (0 to

@@ -189,6 +189,10 @@
   Engine.prototype.score = function (slots) {
     var self = this, totals = new Map(), matched = new Map();
     var boost = this.rk.boost, fields = Object.keys(boost), tiebreak = this.rk.field_tiebreak;
+    // a long question is told in the player's own words: the situations weigh more (Ranking.long_question)
+    if (slots.length >= this.rk.long_question) {
+      boost = Object.assign({}, boost, { situations: this.rk.long_situations });
+    }
     slots.forEach(function (slot) {
       var best = new Map(), summed = new Map();
       [[slot.typed, 1]].concat(slot.alts.map(function (a) { return [a, self.rk.expansion]; })).forEach(function (pair) {

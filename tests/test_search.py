@@ -15,7 +15,7 @@ from laws import citations
 from laws.build import build, current_store
 from search import analysis, index
 from search.analysis import Spelling, terms
-from search.query import Searcher, snippet
+from search.query import Ranking, Searcher, snippet
 from search.synonyms import Synonyms, synonyms
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -268,6 +268,23 @@ def test_a_law_gives_a_second_entry_for_another_of_its_rules(searcher):
     results = searcher.search("after the hand we found I had 14 cards and RHO had 12", edition="2017",
                               limit=2)["results"]
     assert [(r["law"], r["provision"]) for r in results] == [(13, "13B"), (13, "13D")]
+
+
+def test_a_long_question_weighs_the_situations_more(searcher):
+    """From four slots a question is told in the player's own words, which the
+    situations hold (Ranking.long_question): there they weigh 3.0, not 1.2,
+    and the provision whose situations tell it comes first; with the
+    situations weighed flat, a provision in the Laws' own words would."""
+    assert (dict(searcher.fields()), dict(searcher.fields(long=True))) == (
+        {"heading": 3.0, "context": 2.0, "title": 1.5, "text": 1.0, "plain": 0.3, "situations": 1.2},
+        {"heading": 3.0, "context": 2.0, "title": 1.5, "text": 1.0, "plain": 0.3, "situations": 3.0})
+    flat = Searcher(searcher.path, Ranking(long_situations=1.2))
+    q = "do pass and double count as bids"
+    tops = [[r["provision"] for r in s.search(q, edition="2017", limit=2)["results"]] for s in (searcher, flat)]
+    assert tops == [["18A", "23A"], ["23A", "18A"]]
+    # a short question is weighed as before
+    assert searcher.search("insufficient bid", edition="2017", limit=5) == flat.search(
+        "insufficient bid", edition="2017", limit=5)
 
 
 def test_the_entries_of_one_law_never_hold_one_provision_twice_or_one_above_the_other(searcher):
