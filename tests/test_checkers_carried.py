@@ -17,9 +17,12 @@ import json
 import re
 import shutil
 
+import jsonschema
 import pytest
+from openapi_spec_validator import validate as validate_openapi
 
 from laws.build import build
+from laws.checkers import registry
 from laws.rulings import carry
 from tests.test_browser import CHROMIUM, browser, serve, watched_page  # noqa: F401 (the shared browser)
 from tests.test_edition_life import ON_THE_DAY, before, corpus_2027, on_the_day  # noqa: F401 (the shared 2027)
@@ -211,6 +214,42 @@ def test_the_openapi_documents_the_carried_code_as_a_rulings_edition(on_the_day,
     # published but not yet in force, 2027 is carried into all the same (the build carries it), not the default
     assert (edition(before[0], "AuctionRequest")["enum"], edition(before[0], "AuctionRequest")["default"]) == (
         ["2017", "2007", "2027"], "2017")
+
+
+def _edition_inputs(app) -> dict[str, tuple[list[str], str]]:
+    """checker -> (its `edition` input's choices, its default) in the served document."""
+    doc = app.test_client().get("/api/openapi.json").get_json()
+    validate_openapi(doc)  # still OpenAPI 3.1 (openapi-spec-validator's meta-schema), as tests/test_openapi.py holds it
+    out = {}
+    for name, schema in doc["components"]["schemas"].items():
+        prop = schema.get("properties", {}).get("edition") if name.startswith("Checker-") else None
+        if prop is not None:
+            out[name.removeprefix("Checker-")] = (prop["enum"], prop["default"])
+    return out
+
+
+def test_the_openapi_documents_the_editions_the_store_offers_each_checker(on_the_day, before):
+    """The served document is made from the store (laws/web/openapi.py
+    `served`): a checker's `edition` input takes the codes /api/checkers
+    lists for it, the carried 2027 among them, and defaults to the one it
+    answers in; a request naming 2027 fits the document and is answered."""
+    for app in (on_the_day[0], before[0]):
+        listed = {c["id"]: c["editions"] for c in app.test_client().get("/api/checkers").get_json()}
+        assert _edition_inputs(app) == {c: (listed[c], listed[c][0]) for c in _edition_inputs(app)}
+    assert _edition_inputs(on_the_day[0]) == {
+        "artificial-score": (["2027", "2017", "2007"], "2027"), "team-average": (["2027", "2017", "2007"], "2027"),
+        "auction": (["2027", "2017", "2007"], "2027"), "dummy-designation": (["2027", "2017", "2007"], "2027"),
+        "penalty-card": (["2027", "2017", "2007", "1993-rubber"], "2027"),
+        "revoke": (["2027", "2017", "2007", "1993-rubber"], "2027")}
+    assert _edition_inputs(before[0])["revoke"] == (["2017", "2027", "2007", "1993-rubber"], "2017")
+    doc = before[0].test_client().get("/api/openapi.json").get_json()
+    client = before[0].test_client()
+    for checker, (choices, _) in _edition_inputs(before[0]).items():
+        example = {**registry.get(checker).example, "edition": "2027"}
+        schema = {**doc, "$ref": f"#/components/schemas/Checker-{checker}"}
+        jsonschema.Draft202012Validator(schema).validate(example)
+        reply = client.post(f"/api/checkers/{checker}", json=example)
+        assert (reply.status_code, reply.get_json()["edition"]) == (200, "2027"), checker
 
 
 # --- the phone ------------------------------------------------------------------------------

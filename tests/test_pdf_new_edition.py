@@ -19,9 +19,9 @@ found by their shape, every cell checked; the 2017 -> 2027 comparison
 reports every listed change and nothing else; the citations of what it
 deleted or moved away are dead, counted and shown unlinked; the site treats
 it as a published code, then as the code in force, whose carried rulings
-are reviewed or say they are not.  (The phone's offline search of a
-published code is checked in a browser by tests/test_search_editions_browser.py;
-here only the payload the phone reads.)"""
+are reviewed or say they are not.  On publication day a phone (headless
+Chromium, 360 px) that keeps 2027 finds its new 81D with the server stopped
+and opens it."""
 from __future__ import annotations
 
 import json
@@ -36,6 +36,7 @@ from laws import compare, store
 from laws.build import build, current_store
 from laws.model import SourceError
 from tests.conftest import CORPUS
+from tests.test_browser import CHROMIUM, browser, cut_off, serve, wait_kept_offline, wait_until  # noqa: F401 (browser: the shared fixture)
 from tests.test_edition_life import BEFORE, ON_THE_DAY, banner, home_cards
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -437,8 +438,7 @@ def test_on_publication_day_the_site_offers_2027_as_published(published):
 
 def test_on_publication_day_the_phone_keeps_2027(published):
     """The offline payload the phone searches: 2027 listed as published, the
-    added 81D among its documents (searched in a browser by
-    tests/test_search_editions_browser.py's kind of test, not here)."""
+    added 81D among its documents (searched in a browser below)."""
     payload = json.loads((current_store(published[0].config["DATA_DIR"]).resolve().parent / "index"
                           / "offline.json").read_text(encoding="utf-8"))
     assert [(e["id"], e["status"]) for e in payload["editions"]][-1] == ("2027", "published")
@@ -446,6 +446,42 @@ def test_on_publication_day_the_phone_keeps_2027(published):
     [doc] = [d for d in payload["docs"] if (d[col["edition"]], d[col["provision"]]) == ("2027", "81D")]
     assert payload["strings"][doc[col["text"]]] == (
         "The Director keeps a written record of each ruling he gives and of the facts on which it rests.")
+
+
+ADDED_81D = "The Director keeps a written record of each ruling he gives and of the facts on which it rests."
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
+def test_on_publication_day_a_phone_keeping_2027_finds_81d_offline(browser, published):
+    """The reader keeps the published 2027 on a phone (its contents page's
+    "Keep offline"); with the server stopped and the network cut, the
+    phone's search for words of the added 81D finds it, and the result
+    opens on its text."""
+    from tests.test_offline_kit_browser import phone
+    from tests.test_search_editions_browser import offline_search
+
+    with serve(published[0]) as (url, server):
+        ctx = phone(browser)
+        pg = ctx.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"{url}/2027/")
+        wait_kept_offline(pg, timeout=240)
+        pg.locator("#keep-offline button").tap()
+        wait_until(pg, "() => document.getElementById('keep-offline').dataset.kept === 'yes'", timeout=240)
+
+        cut_off(server, ctx)
+        line, searched, hrefs = offline_search(pg, url, "written+record+of+each+ruling")
+        assert (line, searched, hrefs[0]) == ("Searched: 2017 (in force), 2027 (in force from 1 September 2027), "
+                                              "the guide.", "2017 2027 dbrs-2017", "/2027/law/81#81D")
+        pg.locator("#offline-results h2 a").first.tap()
+        pg.wait_for_url(f"{url}/2027/law/81#81D")
+        opened = pg.eval_on_selector('[id="81D"]', "s => [s.querySelector('h2, h3').innerText, "
+                                                   "s.querySelector(':scope > p').innerText]")
+        assert opened == ["D. Records of Rulings", ADDED_81D]
+        ctx.close()
+    assert not errors, errors
 
 
 RULINGS = [  # one ruling of each kind asked of 2027 on the day it takes effect

@@ -435,3 +435,201 @@ def test_the_phones_search_offers_the_carried_code_its_rulings(on_the_day):
     places = {p for ps in handoff["by"]["2027"].values() for p in ps}
     assert {handoff["procedures"][p][3].split("?")[1] for p in places} >= {"edition=2027"}
     assert ["auction", "insufficient-bid", "Insufficient bid", "/rulings/auction?edition=2027"] in handoff["procedures"]
+
+
+# --- a carried ruling's record: its board line and adjusted score by the carried checkers --
+
+SCORE = {"level": 4, "strain": "S", "risk": "X", "vulnerable": True, "tricks": 10}
+CALC = "score;level=4;strain=S;risk=X;vulnerable=true;tricks=10;declarer=S"
+NOTE_FIELDS = ("result", "explanation", "cites", "carried_from", "reviewed", "review")
+BOARD_23 = {"board": "23"}
+
+
+def _check(app, checker: str, payload: dict) -> dict:
+    reply = app.test_client().post(f"/api/checkers/{checker}", json=payload)
+    assert reply.status_code == 200, reply.get_json()
+    return reply.get_json()
+
+
+def _adjusted(app, edition: str) -> dict:
+    from tests.test_rulings_record import make
+
+    [item] = make(app, {"procedure": "claim", "edition": edition, "calc": CALC})["adjusted"]["results"]
+    return item
+
+
+def _board(app, edition: str) -> dict:
+    from laws.web.guided import board_info
+
+    with app.test_request_context():
+        return board_info(BOARD_23, edition)
+
+
+def test_a_carried_records_adjusted_score_is_the_carried_codes_checkers(on_the_day, before):
+    """The score carried into a 2027 record is worked out as /api/checkers/score
+    works it out in 2027: 2017's rules, its cites carried (2017's while they
+    await review) and the note, also before the day, when the checker
+    answers in 2017 unless asked; a 2017 record's is 2017's as before."""
+    api = _check(on_the_day[0], "score", SCORE)
+    item = _adjusted(on_the_day[0], "2027")
+    assert (api["edition"], {k: item.get(k) for k in NOTE_FIELDS}) == ("2027", {k: api[k] for k in NOTE_FIELDS})
+    assert (item["cites"], item["by"]) == (["2017:77", "2017:19D"], (
+        "the score checker (the 2017 rules carried into the 2027 Laws, not yet reviewed for 2027: 77 has no "
+        "counterpart in the 2027 Laws; 19D has no counterpart in the 2027 Laws)"))
+    assert _adjusted(before[0], "2027") == item
+    older = _adjusted(on_the_day[0], "2017")
+    assert (older["cites"], older["by"], "carried_from" in older) == (["77", "19D"], "the score checker", False)
+    assert {k: older[k] for k in ("result", "explanation")} == {k: item[k] for k in ("result", "explanation")}
+
+
+def test_a_carried_records_board_line_is_the_carried_codes_board_checker(on_the_day, before):
+    api = _check(on_the_day[0], "board", {"board": 23})
+    assert _board(on_the_day[0], "2027") == {
+        "dealer": "S", "vulnerable": "Both", "cites": api["cites"],
+        "line": "Dealer South; Both sides vulnerable (board checker, Law 2 of the 2017 Laws, not yet reviewed "
+                "for 2027)",
+        "carried_from": "2017", "reviewed": False, "review": api["review"]}
+    assert api["review"] == "not yet reviewed for 2027: 2 has no counterpart in the 2027 Laws"
+    assert _board(before[0], "2027") == _board(on_the_day[0], "2027")
+    assert _board(on_the_day[0], "2017") == {"dealer": "S", "vulnerable": "Both", "cites": ["2"],
+                                             "line": "Dealer South; Both sides vulnerable (board checker, Law 2)"}
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
+def test_the_phone_makes_a_carried_records_board_line_as_the_server_does(browser, carried_url, on_the_day):
+    from tests.test_rulings_record import make
+
+    recs = [make(on_the_day[0], {**RECORDS[3], "edition": ed}) for ed in ("2027", "2017")]
+    with watched_page(browser) as page:
+        page.goto(carried_url + "/rulings/record")
+        got = page.evaluate("""async ([recs, values]) => {
+            const words = (await (await fetch('/rulings/guided.json')).json()).record;
+            return recs.map(rec => LawbookRecord.withContext(words, rec, LawbookRecord.context(words, values)).board_info);
+        }""", [recs, BOARD_23])
+    assert got == [_board(on_the_day[0], "2027"), _board(on_the_day[0], "2017")]
+
+
+# --- carried on: 2017 -> 2027 -> 2031, no review in between ---------------------------------
+
+FILE_2031 = "006_laws_2031_test.txt"
+# the one change 2031 makes to the made-up 2027: a word added to 35D, which followed 2017's into 2027
+CHANGE_2031 = ("D. A call after the final pass of the auction.", "D. A call made after the final pass of the auction.")
+
+
+@pytest.fixture(scope="module")
+def after_2031(corpus_2027, tmp_path_factory):  # noqa: F811 (the fixture imported above)
+    """The made-up 2027 and a made-up 2031 (2027's text, 35D reworded), both
+    with no rulings of their own, built as of the day 2027 takes effect
+    (2031 published): 2031's rulings are 2027's carried on."""
+    from app import create_app
+    from tests.test_compare_new_edition import NEW_FILE, manifest_2027
+
+    corpus = tmp_path_factory.mktemp("corpus-2031") / "corpus"
+    shutil.copytree(corpus_2027, corpus)
+    text = (corpus / NEW_FILE).read_text(encoding="utf-8")
+    assert text.count(CHANGE_2031[0]) == 1
+    (corpus / FILE_2031).write_text(text.replace(*CHANGE_2031), encoding="utf-8")
+    entry = manifest_2027("33-40", "The made-up 2027 with 35D reworded").replace(NEW_FILE, FILE_2031)
+    with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
+        f.write(re.sub(r"\b2027\b", "2031", entry))
+    data = tmp_path_factory.mktemp("data-2031")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LAWS_TODAY", ON_THE_DAY)
+        mp.delenv("LAWS_IN_FORCE", raising=False)
+        build(corpus, data, echo=lambda _line: None)
+    return create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+
+
+def test_carried_on_a_cite_follows_each_comparison_or_waits_as_the_code_it_was_last_followed_in(after_2031):
+    """2017's 33 waits in 2027 (its words changed) and stays 2017's in 2031,
+    though 2031's 33 is 2027's word for word: the rulings were written for
+    2017's words; its note says what became of it in each code.  35D, which
+    followed into 2027, waits in 2031 (a word added) as 2027's; 39A and 39B
+    followed twice."""
+    client = after_2031.test_client()
+    replies = [_carried(_post(client, "auction", {**p, "edition": "2031"}))
+               for p in (SIMULTANEOUS, AFTER_FINAL_PASS, OUT_OF_ROTATION)]
+    carried = {"edition": "2031", "carried_from": "2027", "reviewed": False}
+    assert replies == [
+        {**carried, "cites": ["2017:33"],
+         "review": "not yet reviewed for 2031: 2027: 33's words changed → 2031: 33 is the same"},
+        {**carried, "cites": ["2027:35D", "39A", "39B"], "review": "not yet reviewed for 2031: 35D's words changed"},
+        {**carried, "cites": ["2017:31", "2017:29A"],
+         "review": "not yet reviewed for 2031: 29A has no counterpart in the 2027 Laws; "
+                   "31 has no counterpart in the 2027 Laws"}]
+
+
+def test_carried_on_the_appeal_and_a_kinds_law_stay_the_older_codes(after_2031, tmp_path):
+    trees, _ = carry.derive(_store(after_2031), tmp_path)
+    auction = trees[("2031", "auction")]
+    assert (auction["carried"]["from"], auction["carried"]["rules_of"], auction["carried"]["appeal"]) == (
+        "2027", "2017", ["2017:92B"])
+    assert {k: spec["law"] for k, spec in auction["kinds"].items() if k.endswith("out-of-rotation")} == {
+        "pass-out-of-rotation": "30 (2017 Laws)", "bid-out-of-rotation": "31 (2017 Laws)",
+        "double-out-of-rotation": "32 (2017 Laws)", "redouble-out-of-rotation": "32 (2017 Laws)"}
+
+
+def test_every_cite_carried_on_is_its_codes_with_a_note_for_each_older_one(after_2031):
+    conn = _store(after_2031)
+    have = {(e, p) for e, p in conn.execute("select edition, id from provisions")}
+    for period, data in conn.execute("select period, data from carried_rulings where edition = '2031'"):
+        tree = json.loads(data)
+        cites = set(tree["carried"]["appeal"])
+        _all_cites(tree, cites)
+        older = {c for c in cites if ":" in c}
+        assert sorted(c for c in cites - older if ("2031", c) not in have) == [], period
+        assert sorted(c for c in older if tuple(c.split(":", 1)) not in have) == [], period
+        assert sorted(older - set(tree["carried"]["notes"])) == [], period
+        assert sorted(set(tree["carried"]["notes"]) - older) == [], period  # and no note of a cite it no longer makes
+
+
+REVIEWS_2031 = """# cites still waiting since 2017, reviewed for 2031 by the names the build listed them
+[[review]]
+provision = "2017:33"
+decision = "accept"
+reviewer = "A. Director"
+date = 2031-08-20
+
+[[review]]
+provision = "2017:31"
+decision = "replace"
+to = ["34"]
+where = "auction"
+reviewer = "A. Director"
+date = 2031-08-21
+"""
+
+
+def test_a_cite_waiting_since_an_older_code_is_reviewed_by_that_name(after_2031, tmp_path):
+    pending = (current_store(after_2031.config["DATA_DIR"]).resolve().parent
+               / "reviews-pending-2031.toml").read_text(encoding="utf-8")
+    entry = pending[pending.index("# 2027: 33's words changed"):].split("\n\n")[0]
+    assert entry.splitlines()[1:4] == ["[[review]]", 'provision = "2017:33"', 'decision = "accept"  # or '
+                                       '"replace" (with to = [...]) or "remove"']
+    (tmp_path / "reviews").mkdir()
+    (tmp_path / "reviews" / "2031.toml").write_text(REVIEWS_2031, encoding="utf-8")
+    trees, carried = carry.derive(_store(after_2031), tmp_path)
+    auction = trees[("2031", "auction")]
+    cites: set[str] = set()
+    _all_cites(auction["kinds"]["simultaneous-call"], cites)
+    assert (cites, auction["kinds"]["bid-out-of-rotation"]["cites"]) == ({"33"}, ["34"])
+    assert not {"2017:33", "2017:31"} & set(auction["carried"]["notes"])
+    assert sorted({(r["provision"], r["to_provisions"], r["decision"], r["reviewer"], r["reviewed_on"])
+                   for r in carried["2031"].rows if r["reviewer"]}) == [
+        ("2017:31", '["34"]', "replace", "A. Director", "2031-08-21"),
+        ("2017:33", '["33"]', "accept", "A. Director", "2031-08-20")]
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('provision = "2017:45Z"\ndecision = "remove"', "line 2: names 2017:45Z, which the 2017 Laws do not have"),
+    ('provision = "2017:31"\ndecision = "accept"', "line 2: accepts 2017:31, but 31 has no counterpart in the 2027 "
+                                                   "Laws: replace it (decision = \"replace\", to = [...]) or remove it"),
+])
+def test_a_review_of_a_cite_waiting_since_an_older_code_that_cannot_apply(after_2031, tmp_path, entry, message):
+    (tmp_path / "reviews").mkdir()
+    (tmp_path / "reviews" / "2031.toml").write_text(
+        f'# one review\n[[review]]\n{entry}\nreviewer = "A. Director"\ndate = 2031-08-20\n', encoding="utf-8")
+    with pytest.raises(SourceError) as err:
+        carry.derive(_store(after_2031), tmp_path)
+    assert str(err.value) == f"reviews/2031.toml, {message}"

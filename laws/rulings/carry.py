@@ -19,12 +19,23 @@ comparison stage wrote):
 
 A review (corpus/reviews/<edition>.toml, read by `laws.rulings.reviews`)
 settles a waiting cite: accept the provision(s) it became, replace it by
-others of the new code, or remove it.  The checkers' cites (the store's
-`checker_cites`, so that the new code's law pages link them) and the guide's
-law links are carried the same way.  Everything is written into the store:
-`carried_rulings` (the derived trees, served from there) and `carried_cites`
-(every cite carried, how, and whether reviewed).  This module imports
-nothing from laws.web.
+others of the new code, or remove it.
+
+Carried on again (2017 -> 2027 -> 2031, no review in between), a cite
+follows through each comparison where its provision is the same (or moved,
+words unchanged); otherwise it waits as the provision of the code it was
+last followed or reviewed in: a cite already waiting as "2017:45F" stays
+2017's (the rulings were written for its words, and no later code's words
+were found the same as those), its note saying what became of it code by
+code ("2027: 45F's words changed → 2031: 45F is the same"), and the later
+code's reviews file settles it by that name (provision = "2017:45F"),
+accepting what it became through every comparison.
+
+The checkers' cites (the store's `checker_cites`, so that the new code's law
+pages link them) and the guide's law links are carried the same way.
+Everything is written into the store: `carried_rulings` (the derived trees,
+served from there) and `carried_cites` (every cite carried, how, and whether
+reviewed).  This module imports nothing from laws.web.
 """
 from __future__ import annotations
 
@@ -117,6 +128,42 @@ class Alignment:
         return Successor(pid, new, status, changed or status == "changed")
 
 
+@dataclass(frozen=True)
+class Chain:
+    """What a provision of an older code became, code by code, through the
+    comparisons of successive carries (for a cite still waiting for review
+    when its rulings are carried on).  Read as a Successor is by a review."""
+
+    old: str
+    new: tuple[str, ...]  # the last code's provisions it became (none: it ended on the way)
+    steps: tuple[tuple[str, tuple[Successor, ...]], ...]  # (code, what each provision became in it)
+
+    @property
+    def status(self) -> str:
+        if not self.new:  # how it ended: removed, or no counterpart
+            return next(s.status for _, succs in self.steps for s in succs if not s.new)
+        return "changed"
+
+    def change(self, new_edition: str) -> str:
+        """In words, code by code: "2027: 45F's words changed → 2031: 45F is the same"."""
+        words = [(code, ", ".join(s.change(code) for s in succs)) for code, succs in self.steps]
+        if len(words) == 1:
+            return words[0][1]
+        return " → ".join(f"{code}: {text}" for code, text in words)
+
+
+def through(hops: list["Alignment"], pid: str) -> Chain:
+    """Where `pid` of hops[0].old went through each comparison in turn."""
+    current, steps = (pid,), []
+    for align in hops:
+        succs = tuple(align.successor(p) for p in current)
+        current = tuple(dict.fromkeys(n for s in succs for n in s.new))
+        steps.append((align.new, succs))
+        if not current:
+            break
+    return Chain(pid, current, tuple(steps))
+
+
 @dataclass
 class Carried:
     """Every cite carried into one edition from another, and how."""
@@ -138,17 +185,19 @@ def qualified(edition: str, pid: str) -> str:
 class _Mapper:
     """Maps the cites of one (period, source tree) into the new edition."""
 
-    def __init__(self, align: Alignment, reviews: reviews_mod.Reviews, carried: Carried, period: str):
+    def __init__(self, align: Alignment, reviews: reviews_mod.Reviews, carried: Carried, period: str,
+                 hops=None):
         self.align, self.reviews, self.carried, self.period = align, reviews, carried, period
         self.notes: dict[str, str] = {}
+        # code -> the alignments from it to the new code, each carry's in turn (None: not on this line)
+        self.hops = hops or (lambda code: [align] if code == align.old else None)
+        self.waiting: dict[str, str] = {}  # provision -> its cite still waiting in the tree ("45F" -> "2017:45F")
 
     def cite(self, pid: str, node: str) -> list[str]:
         """The new edition's cites for one cite of the older code at `node`."""
         old, new = self.align.old, self.align.new
-        if rulings_data.split_cite(pid)[0] is not None:  # an older code's provision still waiting: it stays
-            note = self.notes.setdefault(pid, f"still {pid.replace(':', ' ')}, carried unreviewed into {old}")
-            self._row(node, pid, note, (), "carried", None)
-            return [pid]
+        if rulings_data.split_cite(pid)[0] is not None:  # an older code's provision still waiting
+            return self._waited(pid, node)
         succ = self.align.successor(pid)
         review = self.reviews.find(pid, self.period, node)
         if review is not None:
@@ -163,6 +212,30 @@ class _Mapper:
         self._row(node, pid, succ.change(new), (), succ.status, None, reviewed=False)
         return [q]
 
+    def _chain(self, cite: str) -> Chain | None:
+        other, pid = rulings_data.split_cite(cite)
+        hops = self.hops(other)
+        return through(hops, pid) if hops else None
+
+    def _waited(self, cite: str, node: str) -> list[str]:
+        """A cite of an older code's provision, still waiting for review in the
+        tree carried on ("2017:45F"): it stays that code's, saying what became
+        of it in each code since, until the new code's reviews settle it."""
+        chain = self._chain(cite)
+        if chain is None:  # not carried along this code's line (no alignment to follow): it stays
+            note = self.notes.setdefault(cite, f"still {cite.replace(':', ' ')}, carried unreviewed into "
+                                               f"{self.align.old}")
+            self._row(node, cite, note, (), "carried", None)
+            return [cite]
+        review = self.reviews.find(cite, self.period, node)
+        if review is not None:
+            cites = review.apply(chain, self.align.new)
+            self._row(node, cite, chain.change(self.align.new), tuple(cites), chain.status, review)
+            return cites
+        self.notes[cite] = chain.change(self.align.new)
+        self._row(node, cite, self.notes[cite], (), chain.status, None, reviewed=False)
+        return [cite]
+
     def _row(self, node, pid, change, to, status, review, reviewed=None):
         self.carried.rows.append({
             "edition": self.align.new, "period": self.period, "node": node, "from_edition": self.align.old,
@@ -175,6 +248,11 @@ class _Mapper:
         """The one provision of the new code a provision of the older became,
         by the comparison or a review; None while it awaits review (or went
         to several, or none)."""
+        if pid in self.waiting:  # the sentence names the older code's provision its cite waits as
+            cite = self.waiting[pid]
+            chain, review = self._chain(cite), self.reviews.find(cite, self.period, node)
+            to = review.apply(chain, self.align.new) if review is not None and chain is not None else []
+            return to[0] if len(to) == 1 else None
         succ = self.align.successor(pid)
         review = self.reviews.find(pid, self.period, node)
         to = review.apply(succ, self.align.new) if review is not None else list(succ.new) if succ.follows else []
@@ -244,6 +322,9 @@ def _laws(conn, edition: str) -> set[int]:
 def carry_tree(data: dict, mapper: _Mapper, new_laws: set[int], new_terms: set[str]) -> dict:
     """One period's data of the older code, carried into the newer one."""
     old, new = mapper.align.old, mapper.align.new
+    before = data.get("carried") or {}
+    mapper.waiting = {pid: cite for cite in before.get("notes", {})
+                      for other, pid in [rulings_data.split_cite(cite)] if other is not None}
     out = mapper.tree({k: v for k, v in data.items() if k != "carried"})
     out["edition"] = new
     for _, node in rulings_data.all_nodes(out):
@@ -252,16 +333,40 @@ def carry_tree(data: dict, mapper: _Mapper, new_laws: set[int], new_terms: set[s
             node["ask"]["terms"] = [t for t in node["ask"]["terms"] if t in new_terms]
     for spec in out["kinds"].values():
         # the law a kind is named for: the new code's, or said to be the older code's
-        if isinstance(spec.get("law"), str) and rulings_data.law_of(spec["law"]) not in new_laws:
+        # (carried on, a law already said to be an older code's stays so)
+        if isinstance(spec.get("law"), str) and rulings_data.law_of(spec["law"]) not in new_laws \
+                and not _OLDER_LAW.search(spec["law"]):
             spec["law"] = f"{spec['law']} ({old} Laws)"
         if isinstance(spec.get("laws"), list):
             spec["laws"] = [n for n in spec["laws"] if rulings_data.law_of(str(n)) in new_laws]
-    # the record's right to appeal cites its period (record.json): carried as every other cite
-    appeal = list(dict.fromkeys(c for pid in record.WORDS["appeal"]["cites"] for c in mapper.cite(pid, "/appeal")))
-    source = (data.get("carried") or {}).get("from") or old
-    out["carried"] = {"from": old, "rules_of": source, "notes": {**(data.get("carried") or {}).get("notes", {}),
-                                                                  **mapper.notes}, "appeal": appeal}
+    # the record's right to appeal cites its period (record.json): carried as every other cite,
+    # from what the older code's tree cites for it when that tree was carried itself
+    cites = before.get("appeal", record.WORDS["appeal"]["cites"])
+    appeal = list(dict.fromkeys(c for pid in cites for c in mapper.cite(pid, "/appeal")))
+    source = before.get("rules_of") or old
+    notes = {**before.get("notes", {}), **mapper.notes}
+    # a note is kept for the cites the carried tree still makes: one settled on the way is gone
+    made: set[str] = set(appeal)
+    _cites_in(out, made)
+    out["carried"] = {"from": old, "rules_of": source, "notes": {k: v for k, v in notes.items() if k in made},
+                      "appeal": appeal}
     return out
+
+
+_OLDER_LAW = re.compile(r"\(\S+ Laws\)$")  # "31 (2017 Laws)": a kind's law that is an older code's
+
+
+def _cites_in(value, out: set) -> None:
+    """Every cite a tree makes (its `cites` lists)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "cites" and isinstance(v, list):
+                out.update(v)
+            else:
+                _cites_in(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _cites_in(v, out)
 
 
 def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[str, Carried]]:
@@ -272,11 +377,20 @@ def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[st
     trees: dict[tuple[str, str], dict] = {}
     carried: dict[str, Carried] = {}
     laws = {c["id"]: _laws(conn, c["id"]) for c in codes}
+    aligned: dict[tuple[str, str], Alignment] = {}
+
+    def alignment(old: str, new: str) -> Alignment:
+        if (old, new) not in aligned:
+            aligned[(old, new)] = Alignment(conn, old, new)
+        return aligned[(old, new)]
+
     for period in PERIODS:
         have = dict(rulings_data.files_data(period))
-        for new, old in carried_into([c for c in codes if laws[c["id"]]], have).items():
+        sources = carried_into([c for c in codes if laws[c["id"]]], have)
+        for new, old in sources.items():
             c = carried.setdefault(new, Carried(new, old))
-            mapper = _Mapper(Alignment(conn, old, new), reviews.of(new), c, period)
+            mapper = _Mapper(alignment(old, new), reviews.of(new), c, period,
+                             lambda code, new=new: _hops(sources, code, new, alignment))
             terms = {r[0] for r in conn.execute("select term from definitions where edition = ?", [new])}
             have[new] = trees[(new, period)] = carry_tree(have[old], mapper, laws[new], terms)
     for code in codes:
@@ -286,6 +400,19 @@ def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[st
         reviews.of(c.edition).check(conn, c)
     reviews.check_carried(set(carried))
     return trees, carried
+
+
+def _hops(sources: dict[str, str], code: str, new: str, alignment) -> list[Alignment] | None:
+    """The alignments of each carry from `code` to `new` in turn (`sources`:
+    each carried code's source), or None if `new`'s rulings were not carried
+    along a line through `code`."""
+    line = [new]
+    while line[-1] != code:
+        if line[-1] not in sources:
+            return None
+        line.append(sources[line[-1]])
+    line.reverse()
+    return [alignment(a, b) for a, b in zip(line, line[1:])]
 
 
 def _carry_links(conn, carried: Carried, reviews: reviews_mod.Reviews) -> list[tuple]:

@@ -84,10 +84,12 @@ def board_number(ctx: dict) -> int | None:
     return int(b) if b.isascii() and b.isdigit() and 0 < int(b) < 10000 else None  # ascii: int("²") fails
 
 
-def board_line(dealer: str, vulnerable: str, cites: list[str]) -> dict:
-    """The dealer and vulnerability of the board (the board checker's result) in words."""
+def board_line(dealer: str, vulnerable: str, cites: list[str], law: str | None = None) -> dict:
+    """The dealer and vulnerability of the board (the board checker's result)
+    in words; `law`: the words naming its cites (by default "Law 2")."""
+    law = law or f"Law {', '.join(cites)}"
     return {"dealer": dealer, "vulnerable": vulnerable, "cites": list(cites),
-            "line": f"Dealer {SEAT_NAMES[dealer]}; {WORDS['vulnerable'][vulnerable]} (board checker, Law {', '.join(cites)})"}
+            "line": f"Dealer {SEAT_NAMES[dealer]}; {WORDS['vulnerable'][vulnerable]} (board checker, {law})"}
 
 
 def table_result(ctx: dict) -> str | None:

@@ -5,7 +5,8 @@ When a new code's rulings are carried from the previous code's
 the same waits for a reviewer.  Each review is an entry:
 
     [[review]]
-    provision = "45F"          # the previous code's provision, as the build listed it
+    provision = "45F"          # the previous code's provision, as the build listed it ("2017:45F":
+                               # an older code's, still waiting when its rulings were carried on)
     decision = "accept"        # accept: cite what it became; replace: cite `to`; remove: cite nothing
     to = ["45G"]               # replace only: the new code's provisions
     where = "auction"          # optional: only there (auction, play, guided, checkers, guide;
@@ -97,9 +98,12 @@ class Reviews:
             if i in self.used:
                 continue
             if r.where is None or r.where.partition(":")[0] != "guide":
-                if not has(carried.source, r.provision):
-                    raise SourceError(r.file, f"names {r.provision}, which the {carried.source} Laws (the code "
-                                              f"{self.edition} is carried from) do not have", r.line)
+                # a cite still waiting as an older code's provision is reviewed by that name ("2017:45F")
+                other, _, pid = r.provision.rpartition(":")
+                if not has(other or carried.source, pid):
+                    raise SourceError(r.file, f"names {r.provision}, which the {other or carried.source} Laws "
+                                              + ("" if other else f"(the code {self.edition} is carried from) ")
+                                              + "do not have", r.line)
             raise SourceError(r.file, f"reviews {r.provision}" + (f" in {r.where}" if r.where else "")
                               + f", which no ruling, checker or guide link carried into {self.edition} cites",
                               r.line)

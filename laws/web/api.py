@@ -14,8 +14,10 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.record_once
 def _build_openapi(state) -> None:
-    """The OpenAPI document, built once at startup from the schemas the server
-    validates against (laws/web/openapi.py), with the corpus's codes."""
+    """The OpenAPI document made at startup from the schemas the server
+    validates against (laws/web/openapi.py), with the corpus's codes: what
+    /api/openapi.json answers while there is no store to read (once there is
+    one, `openapi.served` makes it from the store's codes)."""
     from laws import manifest
     from laws.checkers.codes import ROOT, Codes, from_manifest
     from laws.model import SourceError
@@ -36,7 +38,10 @@ def _build_openapi(state) -> None:
 
 @bp.get("/openapi.json")
 def openapi_document():
-    return jsonify(current_app.extensions["lawbook_openapi"])
+    from laws.web import openapi
+
+    # the store's codes name the checkers' editions (a code carried into included)
+    return jsonify(openapi.served(current_app.extensions["lawbook_openapi"]))
 
 
 def _public_law(law: dict) -> dict:

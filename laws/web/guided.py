@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from urllib.parse import urlencode
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request
@@ -93,7 +94,7 @@ def bundle() -> dict:
                 "texts": {e: _texts(e, data[e]) for e in available()},
                 "definitions": {e: _definitions(e, data[e]) for e in available()},
                 # the record's words and the board checker's table, for static/rulings/record.js
-                "record": cached("record_words", lambda: {**record.WORDS, "board": board_table()})}
+                "record": record_words()}
     return cached("guided_bundle", compute)
 
 
@@ -177,22 +178,52 @@ def step(procedure: str):
     return render_template("rulings/guided.html", state=request.query_string.decode(), **view)
 
 
-def carried(args) -> dict | None:
+def in_code(checker, edition: str | None, codes):
+    """The store's codes (laws.web.checkers.store_codes) with `edition` the
+    one `checker` answers in by default, where it offers that code: a
+    record's checker result is worked out by the record's code, as
+    /api/checkers/<id> works it out when that code is in force (its cites
+    carried, its note), whichever code is in force today."""
+    if edition is not None and edition in checker.editions_for(codes):
+        return replace(codes, in_force=edition)
+    return codes
+
+
+def _carried_note(out: dict) -> dict:
+    """The checker reply's note in a code its data was carried into
+    (registry._carried_reply): whose rules, reviewed or not, what changed."""
+    return {k: out[k] for k in ("carried_from", "reviewed", "review") if k in out}
+
+
+def _by(checker_id: str, edition: str, note: dict) -> str:
+    """Who computed a carried result, in the record's words; in a carried
+    code, by whose rules and whether they are reviewed."""
+    by = f"the {checker_id.replace('-', ' ')} checker"
+    if not note:
+        return by
+    how = f"the {note['carried_from']} rules carried into the {edition} Laws"
+    return f"{by} ({how}, " + ("each provision cited the same or reviewed)" if note["reviewed"]
+                               else f"{note['review']})")
+
+
+def carried(args, edition: str | None = None) -> dict | None:
     """The adjusted score carried from the score checkers (`calc` parameters),
-    each checker run again on its input: the record shows what the checker
-    gives, never a number typed in."""
+    each checker run again on its input, in the record's `edition`: the
+    record shows what the checker gives, never a number typed in."""
     from laws.checkers import registry
     from laws.errors import BadInput
-    from laws.web.checkers import form_to_input
+    from laws.web.checkers import form_to_input, store_codes
     items = []
     for c in record.parse_carried(args.getlist("calc") if hasattr(args, "getlist") else args.get("calc", [])):
         checker = registry.get(c["checker"])
+        codes = in_code(checker, edition, store_codes())
         try:
-            inp = form_to_input(checker, c["fields"])
-            out = registry.run(checker.id, inp)
+            inp = form_to_input(checker, c["fields"], checker.schema(codes))
+            out = registry.run(checker.id, inp, codes)
         except BadInput as exc:
             raise RulingError(f"The {checker.title.lower()} carried into this record: {exc}", "calc") from None
-        items.append(record.adjusted_line(checker.id, inp, out, c["extra"]))
+        item, note = record.adjusted_line(checker.id, inp, out, c["extra"]), _carried_note(out)
+        items.append({**item, **note, "by": _by(checker.id, out["edition"], note)})
     return record.adjusted(items)
 
 
@@ -208,22 +239,59 @@ def _mechanical(procedure: str):
     return module
 
 
-def board_info(ctx: dict) -> dict | None:
-    """The board's dealer and vulnerability, computed by the board checker (Law 2)."""
-    from laws.checkers import registry
+def board_info(ctx: dict, edition: str | None = None) -> dict | None:
+    """The board's dealer and vulnerability, computed by the board checker
+    (Law 2) in `edition` (else the code it answers in by default), as the
+    phone computes them from the same table (record.js boardInfo).  The
+    server never has a board number (the record's fields stay on the phone):
+    this is the phone's rule in Python, which the tests hold the phone to."""
+    tables = record_words()["board"]
+    table = tables["editions"].get(edition) or tables["editions"][tables["default"]]
     n = record.board_number(ctx)
     if n is None:
         return None
-    out = registry.run("board", {"board": n})
-    return record.board_line(out["result"]["dealer"], out["result"]["vulnerable"], out["cites"])
+    dealer, vulnerable = table["cycle"][(n - 1) % len(table["cycle"])]
+    return {**record.board_line(dealer, vulnerable, table["cites"], table["law"]), **table.get("carried", {})}
 
 
-def board_table() -> dict:
+def record_words() -> dict:
+    """The record's words and the board checker's tables, for
+    static/rulings/record.js (the record page, and the offline bundle)."""
+    return cached("record_words", lambda: {**record.WORDS, "board": board_tables()})
+
+
+def board_tables() -> dict:
     """The board checker's dealer and vulnerability for each place in Law 2's
-    cycle, for static/rulings/record.js offline (boards repeat every 16)."""
+    cycle (boards repeat every 16), in each code it offers, for
+    static/rulings/record.js offline: a record's board line is worked out
+    by its own code's board checker, carried into it or not."""
     from laws.checkers import registry
-    rows = [registry.run("board", {"board": n}) for n in range(1, 17)]
-    return {"cycle": [[r["result"]["dealer"], r["result"]["vulnerable"]] for r in rows], "cites": rows[0]["cites"]}
+    from laws.web.checkers import store_codes
+    codes = store_codes()
+    board = registry.get("board")
+    eds = board.editions_for(codes)
+    return {"default": eds[0], "editions": {ed: _board_table(ed, in_code(board, ed, codes)) for ed in eds}}
+
+
+def _board_table(edition: str, codes) -> dict:
+    from laws.checkers import registry
+    rows = [registry.run("board", {"board": n}, codes) for n in range(1, 17)]
+    cites = rows[0]["cites"]
+    table = {"cycle": [[r["result"]["dealer"], r["result"]["vulnerable"]] for r in rows], "cites": cites,
+             "law": _law_words(cites, edition)}
+    note = _carried_note(rows[0])
+    if note:
+        table["carried"] = note
+    return table
+
+
+def _law_words(cites: list[str], edition: str) -> str:
+    """The provisions a board line names: "Law 2"; an older code's awaiting
+    review as such ("Law 2 of the 2017 Laws, not yet reviewed for 2027")."""
+    own = [c for c in cites if rulings_data.split_cite(c)[0] is None]
+    older = [f"Law {pid} of the {other} Laws, not yet reviewed for {edition}"
+             for other, pid in (rulings_data.split_cite(c) for c in cites if c not in own)]
+    return "; ".join(([f"Law {', '.join(own)}"] if own else []) + older)
 
 
 def make_record(args) -> dict:
@@ -238,7 +306,7 @@ def make_record(args) -> dict:
         ruling = web.rule(payload)
         data = rulings_data.load(procedure)[ruling["edition"]]
         steps, also = record.answered(web.rule, payload, record.asked(data))
-        adj = carried(args)
+        adj = carried(args, ruling["edition"])
         texts = record.provision_texts(get_db(), ruling["edition"],
                                        record.cited({"answered": steps, "cites": ruling["cites"]}, adj))
         facts = record.entered(procedure, args, also, ruling.get("irregularity"))
@@ -248,7 +316,7 @@ def make_record(args) -> dict:
         raise RulingError(f"There is no ruling procedure {procedure!r}.", "procedure")
     ruling = guided.rule({"edition": edition, "procedure": procedure,
                           "answers": _answers(args, edition, procedure)}, available())
-    adj = carried(args)
+    adj = carried(args, edition)
     texts = record.provision_texts(get_db(), edition, record.cited(ruling, adj))
     return record.from_guided(ruling, ctx, texts, adj, board)
 
@@ -318,7 +386,7 @@ def record_page():
                            state=state, context_fields=record.CONTEXT_FIELDS,
                            fragment_fields=sorted(record.FRAGMENT_FIELDS),
                            private_fields=record.PRIVATE_FIELDS, head=record.HEAD,
-                           words=cached("record_words", lambda: {**record.WORDS, "board": board_table()}),
+                           words=record_words(),
                            calc=_calc_links(rec, args))
 
 

@@ -1,9 +1,10 @@
 """The OpenAPI 3.1 document of the JSON API, served at /api/openapi.json.
 
-Built once when the app starts, from the schemas the server itself validates
-against, so the description cannot drift from what is enforced: each
-checker's input schema (laws/checkers/data/schemas.json through the
-registry, with the editions of the corpus) and the rulings' request schemas
+Built from the schemas the server itself validates against, so the
+description cannot drift from what is enforced: each checker's input schema
+(laws/checkers/data/schemas.json through the registry, with the codes of the
+store being served: a code the build carried checkers into is one of their
+editions, as /api/checkers lists it) and the rulings' request schemas
 (laws/rulings/<period>-request.schema.json, held to by
 laws.rulings.requests.check).  The replies' schemas are written here: they
 name the fields CONTRACT.md and the README promise, and leave room for the
@@ -11,6 +12,10 @@ extras a reply may add.
 
 Each checker gets its own paths (/api/checkers/board …): one templated path
 could not say that each takes another request body.
+
+The app builds a document from the manifest when it starts (laws/web/api.py),
+before any store may exist; `served` makes the one for the store being
+served, once per store version, and falls back to that one without a store.
 """
 from __future__ import annotations
 
@@ -251,10 +256,10 @@ def _diff_params() -> list[dict]:
 
 
 def _carried_rulings(codes: Codes | None, period: str) -> tuple[list[str], str | None]:
-    """The codes a period's rulings will be carried into (laws.rulings.carry's
-    rule, read from the manifest's codes as the rest of this document is:
-    the store may not be built when the app starts), and the code in force
-    if it is one of them (the default edition)."""
+    """The codes a period's rulings are carried into (laws.rulings.carry's
+    rule, over the codes the document is made with: the store's, or the
+    manifest's before a store exists), and the code in force if it is one
+    of them (the default edition)."""
     if codes is None or not codes.years:
         return [], None
     order = sorted(codes.years, key=lambda e: (codes.years[e] or 0, e))
@@ -330,3 +335,21 @@ def document(codes: Codes | None = None, editions: list[str] | None = None) -> d
             },
         },
     }
+
+
+def served(startup: dict) -> dict:
+    """The document for the store being served (its codes, with the
+    checkers' data the build carried into a code without its own, and its
+    editions), made once per store version; `startup` (the manifest's, made
+    when the app started) while there is no store to read."""
+    from laws.web.checkers import store_codes
+    from laws.web.db import StoreMissing, get_db
+    from laws.web.site import cached
+
+    def compute() -> dict:
+        editions = [r[0] for r in get_db().execute("select id from editions order by ord")]
+        return document(store_codes(), editions)
+    try:
+        return cached("openapi", compute)
+    except (StoreMissing, OSError):
+        return startup

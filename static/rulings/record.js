@@ -120,12 +120,15 @@
   }
 
   /* --- the parts an appeals committee needs (record.py's finish) ------------------------ */
-  function boardInfo(words, ctx) {
-    var b = ctx.board || "", table = words.board;
+  /* the record's own code's board checker (guided.py board_info): carried into it, its note too */
+  function boardInfo(words, ctx, edition) {
+    var b = ctx.board || "", boards = words.board;
+    var table = boards ? boards.editions[edition] || boards.editions[boards["default"]] : null;
     if (!/^[0-9]+$/.test(b) || !(parseInt(b, 10) > 0 && parseInt(b, 10) < 10000) || !table) return null;
     var row = table.cycle[(parseInt(b, 10) - 1) % table.cycle.length];
-    return { dealer: row[0], vulnerable: row[1], cites: table.cites.slice(),
-      line: "Dealer " + words.seats[row[0]] + "; " + words.vulnerable[row[1]] + " (board checker, Law " + table.cites.join(", ") + ")" };
+    return assign({ dealer: row[0], vulnerable: row[1], cites: table.cites.slice(),
+      line: "Dealer " + words.seats[row[0]] + "; " + words.vulnerable[row[1]] + " (board checker, " + table.law + ")" },
+      table.carried || {});
   }
   function tableResult(words, ctx) {
     var c = ctx.result_contract, d = ctx.result_declarer, t = ctx.result_tricks;
@@ -144,7 +147,7 @@
   function carriedAppeal(data) { return data && data.carried ? data.carried.appeal || null : null; }
   function finish(words, rec, ctx, appealCites) {
     if (appealCites == null && rec.appeal && rec.appeal.cites) appealCites = rec.appeal.cites;
-    return assign(rec, { board_info: boardInfo(words, ctx), table_result: tableResult(words, ctx),
+    return assign(rec, { board_info: boardInfo(words, ctx, rec.edition), table_result: tableResult(words, ctx),
       appeal: appeal(words, ctx, rec.edition, appealCites), signatures: words.signatures.slice() });
   }
   /* record.py's with_context: the record (made from the query) with its own fields */
