@@ -45,26 +45,32 @@ def create_app(test_config: dict | None = None) -> Flask:
     @click.option("--accept-shrink", "accept_shrink", multiple=True, metavar="EDITION|SOURCE",
                   help="Let this edition (or the edition of this source file) hold fewer than 95 % of the "
                        "provisions, definitions or guide topics of the build being served; repeat for several.")
-    def build_command(accept_shrink: tuple[str, ...]):
+    @click.option("--no-cache", "no_cache", is_flag=True,
+                  help="Make everything again: read nothing from the build cache (data/cache) and keep nothing "
+                       "in it, and build even when nothing changed.")
+    def build_command(accept_shrink: tuple[str, ...], no_cache: bool):
         """(Re)build the store, search index and pre-rendered pages from the corpus, atomically."""
         from laws.build import failure
         try:
             build_all(app, Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"]), echo=click.echo,
-                      accept_shrink=accept_shrink)
+                      accept_shrink=accept_shrink, cache=not no_cache, reuse_current=not no_cache)
         except Exception as exc:  # noqa: BLE001 (every failure is one readable line)
             raise click.ClickException(f"build failed, the previous store is unchanged: {failure(exc)}") from None
 
     return app
 
 
-def build_all(app: Flask, corpus: Path, data: Path, echo=print, accept_shrink=()):
+def build_all(app: Flask, corpus: Path, data: Path, echo=print, accept_shrink=(), cache: bool = False,
+              reuse_current: bool = False):
     """The store and search index (laws.build), then, before the new build is
     switched in, its pages pre-rendered by this app's code (laws.web.prerender):
-    a page that fails to render fails the build, and the store served stays."""
+    a page that fails to render fails the build, and the store served stays.
+    `cache`, `reuse_current`: as laws.build.build takes them (the build
+    command and `python app.py` use the cache; `--no-cache` does not)."""
     from laws.build import build
     from laws.web import prerender
 
-    return build(corpus, data, echo=echo, accept_shrink=accept_shrink,
+    return build(corpus, data, echo=echo, accept_shrink=accept_shrink, cache=cache, reuse_current=reuse_current,
                  before_switch=[("pages", lambda out: prerender.write(app, out))])
 
 
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     if is_stale(corpus, data):
         print("The store is missing or older than the corpus: building it.", flush=True)
         try:
-            build_all(app, corpus, data)
+            build_all(app, corpus, data, cache=True)
         except Exception as exc:  # noqa: BLE001 (whatever went wrong, a previous store is served)
             print(f"build failed: {failure(exc)}", file=sys.stderr, flush=True)
             if not current_store(data).exists():

@@ -1,9 +1,11 @@
 """Lawbook at scale: build, store, search and pages with 1 to 31 full codes.
 
     python bench/scale.py [--sizes 1,4,11,31] [--seconds 5] [--keep DIR]
+    python bench/scale.py --adding [--sizes 31]     builds that add (issue 24), against clean builds
 
 For each size, from one run: a synthetic corpus (bench/synthetic.py: the real
-corpus plus copies of the 2007 code with a few words changed per law) is
+corpus plus copies of the 2007 code, and every fourth one of the 2017 PDF
+text, with a few words changed per law) is
 written to a temporary folder and built, and the run prints
 
 * build time (and its steps: parse, store, references, comparisons, search
@@ -123,6 +125,74 @@ def store_parts(conn) -> dict:
             "store_rest_mb": (sums["comparisons"] + sums["other"]) / 2**20}
 
 
+# --- builds that add (issue 24) ----------------------------------------------------
+
+def _timed_build(corpus: Path, data: Path, **kw) -> dict:
+    """One build as the build command makes it (pages too); seconds, CPU,
+    and the seconds of the parses and comparisons it made (its cache lines)."""
+    from app import build_all, create_app
+
+    lines: list[str] = []
+    app = create_app({"DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+    c0 = _cpu()
+    t0 = time.perf_counter()
+    result = build_all(app, corpus, data, echo=lines.append, **kw)
+    made, step = {}, None
+    for line in lines:
+        if line.startswith(("parse: ", "comparisons: ", "search index: ")):
+            step = line.split(":")[0]
+        elif line.startswith("  made ") and step:
+            made.setdefault(step, []).append((line[7:].rsplit(":", 1)[0], float(line.rsplit(" ", 2)[-2])))
+    return {"seconds": time.perf_counter() - t0, "cpu": _cpu() - c0, "steps": result.steps, "made": made,
+            "path": result.path}
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def adding_figures(n: int, tmp: Path) -> dict:
+    """A corpus of `n` codes built with the cache; then, each against a clean
+    build (no cache) of the same corpus in the same run: a rebuild with
+    nothing changed (the build command's shortcut), the same without the
+    shortcut (every step from the cache, the pages rendered again), and the
+    corpus of n + 1 codes (one older synthetic code added: make_corpus is
+    deterministic, so it is the first corpus and one code) built over it."""
+    corpus, bigger = tmp / f"add-corpus-{n}", tmp / f"add-corpus-{n + 1}"
+    synthetic.make_corpus(n, corpus)
+    synthetic.make_corpus(n + 1, bigger)
+    data = tmp / f"add-data-{n}"
+    first = _timed_build(corpus, data, cache=True)
+    figs = {"n": n, "clean": _timed_build(corpus, tmp / f"add-clean-{n}"), "first": first,
+            "nothing": _timed_build(corpus, data, cache=True, reuse_current=True),
+            "all_cached": _timed_build(corpus, data, cache=True),
+            "clean_bigger": _timed_build(bigger, tmp / f"add-clean-{n + 1}"),
+            "old_code": _timed_build(bigger, data, cache=True)}
+    return figs
+
+
+def report_adding(f: dict) -> None:
+    clean, bigger = f["clean"], f["clean_bigger"]
+
+    def line(label: str, fig: dict, base: dict) -> None:
+        made = {k: sum(s for _, s in v) for k, v in fig["made"].items()}
+        beyond = fig["cpu"] - made.get("parse", 0.0) - made.get("comparisons", 0.0)
+        print(f"| {label} | {fig['seconds']:.2f} ({fig['cpu']:.2f}) | {base['seconds']:.2f} ({base['cpu']:.2f}) | "
+              f"{fig['seconds'] / max(base['seconds'], 1e-9):.2f}x | "
+              f"{'; '.join(f'{k}: ' + ', '.join(w for w, _ in v) for k, v in fig['made'].items()) or 'nothing'} | "
+              f"{beyond:.2f} | {fig['steps'].get('pages', 0.0):.2f} |")
+
+    print(f"\n{f['n']} codes, builds that add (each against a clean build, no cache, of the same corpus, this run)")
+    print("| build | s wall (CPU) | clean build, s wall (CPU) | ratio | made | CPU beyond what it made, s "
+          "| of which pages, s wall |")
+    print("|---|---|---|---|---|---|---|")
+    line("first, cache empty", f["first"], clean)
+    line("nothing changed (shortcut)", f["nothing"], clean)
+    line("nothing changed, every step from the cache", f["all_cached"], clean)
+    line("an old code added", f["old_code"], bigger)
+
+
 # --- search --------------------------------------------------------------------
 
 def search_figures(data: Path, serve_too: bool) -> dict:
@@ -211,6 +281,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=int, default=5, help="wrk run per URL (default 5)")
     ap.add_argument("--no-serve", action="store_true", help="build and in-process search only (no gunicorn, no wrk)")
     ap.add_argument("--keep", type=Path, help="write the corpora and builds here and keep them")
+    ap.add_argument("--adding", action="store_true",
+                    help="only the builds that add: for each size, cached rebuilds against clean builds")
     args = ap.parse_args(argv)
     try:
         sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -218,12 +290,16 @@ def main(argv=None) -> int:
         ap.error("--sizes takes numbers: 1,4,11,31")
     if not sizes or min(sizes) < 1:
         ap.error("--sizes: at least one size, each at least 1")
-    if not args.no_serve:
+    if not args.no_serve and not args.adding:
         serve.need_wrk()
     tmp = args.keep or Path(tempfile.mkdtemp(prefix="lawbook-scale-"))
     tmp.mkdir(parents=True, exist_ok=True)
     figs = []
     try:
+        if args.adding:
+            for n in sizes:
+                report_adding(adding_figures(n, tmp))
+            return 0
         for n in sizes:
             t0 = time.perf_counter()
             fig = measure(n, tmp, args.seconds, not args.no_serve)

@@ -9,7 +9,10 @@ codes are added; `n_codes <= 2` gives the real corpus unchanged (the size the
 scale figures call "1": today's Lawbook).
 
 Each synthetic code is a copy of the 2007 source (the slides text, parsed by
-the same `slides` parser) with a few words changed in every law, so that
+the same `slides` parser), or every PDF_EVERY-th one of the 2017 PDF text
+(parsed by the `pdf` parser, with its ligature repair, tables and index: the
+costliest parse, so the bench does not measure only copies of the cheapest),
+with a few words changed in every law, so that
 comparing it with its neighbours finds real, small word-level changes.  It is
 its own edition in the manifest: id `<year>-syn`, years counting down from
 2006 (so the duplicate family runs ..., 2005-syn, 2006-syn, 2007, 2017 and the
@@ -33,6 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
 SOURCE_2007 = "000_f79d4105db5f19c6.txt"
+SOURCE_PDF = "acbl-2017-laws.txt"  # the 2017 Laws as text extracted from a PDF (Latin-1)
+PDF_EVERY = 4  # every fourth synthetic code is made from the PDF text (`pdf_style`)
 REAL_FULL_CODES = 2  # 2007 and 2017
 FIRST_YEAR = 2006
 WORDS_PER_LAW = 3
@@ -66,13 +71,52 @@ def synthetic_ids(n_codes: int) -> list[tuple[str, int]]:
     return [(f"{FIRST_YEAR - k}-syn", FIRST_YEAR - k) for k in range(max(0, n_codes - REAL_FULL_CODES))]
 
 
-def _protected_words(corpus: Path) -> set[str]:
-    """Words in the raw readings of the 2007 source's corrections: a changed word
+def pdf_style(k: int) -> bool:
+    """Whether the k-th synthetic code (from 0) is made from the PDF text:
+    the costliest parse (ligature repair, tables found by their shape, the
+    official index), not only copies of the cheapest."""
+    return k % PDF_EVERY == PDF_EVERY - 1
+
+
+def _protected_words(corpus: Path, source: str = SOURCE_2007) -> set[str]:
+    """Words in the raw readings of the source's corrections: a changed word
     there would leave a correction matching nothing, which stops the build."""
     import tomllib
     data = tomllib.loads((corpus / "corrections.toml").read_text(encoding="utf-8"))
-    return {w for c in data.get("correction", []) if c["file"] == SOURCE_2007
+    return {w for c in data.get("correction", []) if c["file"] == source
             for w in re.findall(r"\w+", c["raw"])}
+
+
+_PDF_LAW_HEADING = re.compile("^LAW (\\d{1,2}) [-\xad] ")  # the extract has a soft hyphen for some dashes
+# the PDF text's structure: headings, numbered and lettered items, page
+# numbers, footnote marks, the index's entries (after INDEX_START)
+_PDF_PROTECTED = re.compile(r"^(LAW \d|[A-Z]\.|\d{1,2}\.|\(?[a-z]\)|\*|\f|\d+$)|\*|Law \d|Laws \d")
+
+
+def mutate_pdf(text: str, seed: int, protected: set[str] = frozenset()) -> str:
+    """The PDF text with WORDS_PER_LAW prose words swapped in each law's body
+    (not its tables' laws, not the table of contents or the index), chosen by `seed`."""
+    rng = random.Random(seed)
+    lines = text.split("\n")
+    counts = Counter(line.strip() for line in lines)
+    index_at = max((i for i, line in enumerate(lines) if line.strip().upper().startswith("INDEX")), default=len(lines))
+    law_lines: dict[int, list[int]] = {}
+    law = None
+    for i, line in enumerate(lines[:index_at]):
+        m = _PDF_LAW_HEADING.match(line.strip())
+        if m:
+            law = int(m[1])
+            continue
+        if (law is not None and law not in TABLE_LAWS and counts[line.strip()] == 1
+                and not _PDF_PROTECTED.search(line.strip())):
+            law_lines.setdefault(law, []).append(i)
+    for law in sorted(law_lines):
+        spots = [(i, m.start(), m[1]) for i in law_lines[law] for m in _SWAP_WORD.finditer(lines[i])
+                 if m[1] not in protected]
+        for i, start, word in sorted(rng.sample(spots, min(WORDS_PER_LAW, len(spots))), reverse=True):
+            line = lines[i]
+            lines[i] = line[:start] + SWAPS[word] + line[start + len(word):]
+    return "\n".join(lines)
 
 
 def mutate(text: str, seed: int, protected: set[str] = frozenset()) -> str:
@@ -112,13 +156,38 @@ def _toml_str(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _corrections_for(corpus: Path, file: str) -> str:
-    """The 2007 source's corrections, again for a copy of it named `file`."""
+def _corrections_for(corpus: Path, file: str, source: str = SOURCE_2007) -> str:
+    """The source's corrections, again for a copy of it named `file`."""
     raw = (corpus / "corrections.toml").read_text(encoding="utf-8")
     blocks = re.split(r"(?m)^(?=\[\[correction\]\])", raw)
-    mine = [b for b in blocks if b.startswith("[[correction]]") and f'file = "{SOURCE_2007}"' in b]
-    return "".join(re.sub(r"(?m)^#.*\n", "", b).replace(f'file = "{SOURCE_2007}"', f"file = {_toml_str(file)}")
+    mine = [b for b in blocks if b.startswith("[[correction]]") and f'file = "{source}"' in b]
+    return "".join(re.sub(r"(?m)^#.*\n", "", b).replace(f'file = "{source}"', f"file = {_toml_str(file)}")
                    .rstrip() + "\n\n" for b in mine)
+
+
+def _pdf_entries(eid: str, year: int, file: str) -> str:
+    return f"""
+[[edition]]
+id = "{eid}"
+title = "Synthetic Laws of Duplicate Bridge {year}"
+year = {year}
+kind = "code"
+family = "duplicate"
+publisher = "Lawbook benchmarks"
+laws = "1-93"
+description = "A synthetic code for measuring Lawbook at scale: the 2017 Laws' PDF text with {WORDS_PER_LAW} words changed in each law."
+
+[[source]]
+file = "{file}"
+edition = "{eid}"
+title = "Synthetic copy of the 2017 PDF text ({year})"
+kind = "code"
+parser = "pdf"
+encoding = "latin-1"
+laws = "1-93"
+provenance = "Generated by bench/synthetic.py from {SOURCE_PDF}: {WORDS_PER_LAW} prose words swapped per law (seed {year})."
+attribution = "Laws of Duplicate Bridge 2017 © World Bridge Federation."
+"""
 
 
 def make_corpus(n_codes: int, dest: Path) -> Path:
@@ -137,11 +206,18 @@ def make_corpus(n_codes: int, dest: Path) -> Path:
         elif p.is_dir():  # the plain-words layer (plain/<edition>/)
             shutil.copytree(p, dest / p.name)
     source = (CORPUS / SOURCE_2007).read_text(encoding="utf-8")
-    protected = _protected_words(CORPUS)
+    pdf = (CORPUS / SOURCE_PDF).read_bytes().decode("latin-1")
+    protected = {SOURCE_2007: _protected_words(CORPUS), SOURCE_PDF: _protected_words(CORPUS, SOURCE_PDF)}
     manifest, corrections = [], []
     for k, (eid, year) in enumerate(synthetic_ids(n_codes)):
         file = f"syn-{year}.txt"
-        (dest / file).write_text(mutate(source, seed=year, protected=protected), encoding="utf-8")
+        if pdf_style(k):
+            (dest / file).write_bytes(mutate_pdf(pdf, seed=year, protected=protected[SOURCE_PDF]).encode("latin-1"))
+            manifest.append(_pdf_entries(eid, year, file))
+            corrections.append(f"# --- {file}: synthetic copy of {SOURCE_PDF} ---\n"
+                               + _corrections_for(CORPUS, file, SOURCE_PDF))
+            continue
+        (dest / file).write_text(mutate(source, seed=year, protected=protected[SOURCE_2007]), encoding="utf-8")
         manifest.append(f"""
 [[edition]]
 id = "{eid}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import codecs
 import errno
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -28,8 +29,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from laws import datadir, plain, references, store
+from laws import datadir, ligatures, plain, references, store
 from laws import manifest as manifest_mod
+from laws.buildcache import Cache, cached_map, code_hash, file_digest, read_files, write_files
 from laws.corrections import CORRECTIONS, Corrections
 from laws.model import ParsedSource, SourceError
 from laws.parsers import get as get_parser
@@ -53,6 +55,8 @@ MAX_LINE = 20_000
 SHRINK = 0.95
 # what is counted, by store table (and EditionSummary field) -> its name in a message
 COUNTED = {"provisions": "provisions", "definitions": "definitions", "topics": "guide topics"}
+# in a build's directory: what it was made from ({"build": build_key, "store": the store's sha256})
+BUILD_FILE = "build.json"
 
 
 class BuildError(Exception):
@@ -254,20 +258,29 @@ def law_ranges(numbers) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def parse_all(corpus_dir: Path, workers: int | None = None
+def parse_all(corpus_dir: Path, workers: int | None = None, cache: Cache | None = None
               ) -> tuple[manifest_mod.Manifest, list[ParsedSource], dict[str, float]]:
     """Every source of the corpus parsed, in KIND_ORDER.  Sources that need
     nothing parsed before them (all but fragments) are parsed side by side,
     one per core (laws.workers): a corpus of thirty codes is thirty
-    independent parses."""
+    independent parses.  With a `cache`, a source whose inputs and parser
+    code are those of a parse kept (`parse_keys`) is not parsed again."""
+    cache = cache or Cache(None)
     manifest = manifest_mod.load(corpus_dir)
     corrections = Corrections.load(corpus_dir)
     ordered = sorted(manifest.sources, key=lambda s: KIND_ORDER[s.kind])
+    keys = parse_keys(cache, manifest, corrections, ordered) if cache.enabled else {}
+    done: dict[str, tuple[ParsedSource, float, list[int]]] = {}
+    for source in ordered:
+        found, value = cache.get("parse", keys[source.file], source.file) if keys else (False, None)
+        if found:
+            done[source.file] = value
     # the largest first, so that no long parse starts last while the other
     # cores wait (the 2017 PDF text, with its ligature repair, is the longest)
-    independent = sorted((s for s in ordered if s.kind != "fragments"),
+    independent = sorted((s for s in ordered if s.kind != "fragments" and s.file not in done),
                          key=lambda s: -(s.path.stat().st_size if s.path.is_file() else 0))
-    done = dict(zip((s.file for s in independent),
+    cached = set(done)
+    done.update(zip((s.file for s in independent),
                     fork_map(_parse_source, independent, shared=(corrections, {}), workers=workers)))
     parsed: dict[str, list[ParsedSource]] = {}
     results: list[ParsedSource] = []
@@ -276,13 +289,71 @@ def parse_all(corpus_dir: Path, workers: int | None = None
         if source.file not in done:  # fragments: matched against their code, parsed above
             done[source.file] = _parse_source((corrections, parsed), source)
         result, took, uses = done[source.file]
+        if source.file not in cached and keys:
+            cache.put("parse", keys[source.file], (result, took, uses))
         for entry, n in zip(corrections.for_file(source.file).entries, uses):
             entry.uses += n
         parsed.setdefault(source.edition, []).append(result)
         results.append(result)
-        seconds[source.edition] = seconds.get(source.edition, 0.0) + took
+        seconds[source.edition] = seconds.get(source.edition, 0.0) + (0.0 if source.file in cached else took)
     corrections.check_all_used({s.file for s in manifest.sources})
+    if cache.enabled:
+        cache.step("parse", sorted(cached), [(s.file, done[s.file][1]) for s in ordered if s.file not in cached])
     return manifest, results, seconds
+
+
+def parse_keys(cache: Cache, manifest: manifest_mod.Manifest, corrections: Corrections,
+               ordered: list[manifest_mod.Source]) -> dict[str, str]:
+    """{file: the key of its parse}: its bytes, its manifest entry and its
+    edition's, its curated corrections; a PDF text's also the files its
+    ligature lexicon may read (`lexicon_files`); fragments' also the keys
+    of their edition's sources parsed before them (`parsed[edition]`)."""
+    keys: dict[str, str] = {}
+    for source in ordered:
+        before = [keys[s.file] for s in ordered if s.edition == source.edition and s.file in keys]
+        related = lexicon_files(manifest, source.edition) if source.parser == "pdf" else []
+        keys[source.file] = cache.key(
+            "parse", source.path.read_bytes() if source.path.is_file() else b"",
+            _entry(source), _entry(manifest.edition(source.edition)),
+            [_entry(e) for e in corrections.for_file(source.file).entries],
+            [(s.file, hashlib.sha256(s.path.read_bytes()).hexdigest()) for s in related if s.path.is_file()],
+            before if source.kind == "fragments" else [])
+    return keys
+
+
+# not read by a parser: a source's path (the same file in another folder
+# parses the same), a correction's count of uses, an edition's status today
+_NOT_PARSED = {"path", "uses", "in_force", "published", "in_force_from", "declared_in_force", "status",
+               "superseded_by"}
+
+
+def _entry(obj) -> dict:
+    """A manifest or corrections entry's fields, as a parse key reads them."""
+    return {k: v for k, v in vars(obj).items() if k not in _NOT_PARSED}
+
+
+def lexicon_files(manifest: manifest_mod.Manifest, edition_id: str) -> list[manifest_mod.Source]:
+    """The sources whose text the ligature repair of `edition_id` may read
+    (laws.ligatures.related_texts): its own and its guides', then those of
+    the codes of its family before it and their guides, newest first, up to
+    the first with a clean text of the code, at most FAMILY_DEPTH back; each
+    clean or not, so that the key holds whatever the lexicon read (and an
+    older code added below that one changes nothing)."""
+    edition = manifest.edition(edition_id)
+
+    def of(eid: str) -> list[manifest_mod.Source]:
+        ids = {eid} | {e.id for e in manifest.editions if e.guide_to == eid}
+        return [s for s in manifest.sources if s.edition in ids]
+
+    out = of(edition_id)
+    earlier = sorted((e for e in manifest.editions if e.kind == "code" and e.family == edition.family
+                      and e.year < edition.year), key=lambda e: -e.year)
+    for code in earlier[:ligatures.FAMILY_DEPTH]:
+        found = of(code.id)
+        out += found
+        if any(s.kind == "code" and s.path.is_file() and ligatures._is_clean(ligatures._read(s)) for s in found):
+            break
+    return out
 
 
 def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source
@@ -310,7 +381,7 @@ def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source
 # each is fast and pure build-time work.  The plain words come before the
 # search index, which indexes them; `glosses` receives their coverage by
 # edition, for the summary lines.
-def _after_store_steps(corpus_dir: Path, glosses: dict, notes: list[str]):
+def _after_store_steps(corpus_dir: Path, glosses: dict, notes: list[str], cache: Cache):
     # imported here, not at the top: the checkers' registry reaches the web
     # package, which imports this module (laws.web.db uses current_store)
     from laws import compare
@@ -321,12 +392,38 @@ def _after_store_steps(corpus_dir: Path, glosses: dict, notes: list[str]):
         ("plain words", lambda db, out: glosses.update(plain.build(db, corpus_dir))),
         ("checker links", lambda db, out: registry.write_links(db)),
         # the comparison's notes say which curated alignments the aligner no longer needs
-        ("comparisons", lambda db, out: notes.extend(compare.build(db, corpus_dir)["notes"])),
+        ("comparisons", lambda db, out: notes.extend(compare.build(db, corpus_dir, pair_map=(
+            cached_map(cache, "comparison", "comparisons", lambda pair: f"{pair[0][0]} -> {pair[0][1]}")
+            if cache.enabled else None))["notes"])),
         # a new code's rulings, checker cites and guide links carried through the
         # comparison; its lines say how many carried cites await review
         ("carried rulings", lambda db, out: notes.extend(carry.build(db, corpus_dir, out))),
-        ("search index", lambda db, out: index.build(db, out / "index")),
+        ("search index", lambda db, out: _search_index(db, out / "index", cache, index.build)),
     ]
+
+
+def _search_index(db, out: Path, cache: Cache, make) -> None:
+    """The search index (search/index.py, a black box here): kept whole in
+    the cache under the key of the store's bytes as the index reads them
+    and the code of search/ and the domain."""
+    if not cache.enabled:
+        make(db, out)
+        return
+    db.conn.commit()
+    key = cache.key("search", file_digest(Path(_db_file(db))))
+    found, files = cache.get("search", key, "the search index")
+    if found:
+        write_files(out, files)
+        cache.step("search index", ["the search index"], [])
+        return
+    t0 = time.perf_counter()
+    make(db, out)
+    cache.put("search", key, read_files(out))
+    cache.step("search index", [], [("the search index", time.perf_counter() - t0)])
+
+
+def _db_file(db) -> str:
+    return db.conn.execute("pragma database_list").fetchone()[2]
 
 
 def _cpu_time() -> float:
@@ -336,7 +433,8 @@ def _cpu_time() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=(), before_switch=()) -> BuildResult:
+def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=(), before_switch=(),
+          cache: bool = False, reuse_current: bool = False) -> BuildResult:
     """Build everything into a new directory and switch `current` to it; one
     build at a time (BuildError for a second one).  `accept_shrink` names the
     editions (or their source files) that may hold much less than in the
@@ -344,23 +442,70 @@ def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=(), before
     pairs run on the finished build, under its final name, before it is
     switched in (the web layer's pre-rendered pages, given by the build
     command: this module imports nothing from it); one that raises stops
-    the build, which is then removed."""
+    the build, which is then removed.
+
+    `cache`: reuse and keep parses, comparisons and the search index in
+    data/cache (laws.buildcache); the store is the same as without.
+    `reuse_current` (with `cache`): when the corpus, the code, the day's
+    statuses and the steps are those the served build was made from (its
+    BUILD_FILE) and its store still has the bytes recorded there, build
+    nothing and say so."""
     corpus_dir, data_dir = Path(corpus_dir), Path(data_dir)
     if not corpus_dir.is_dir():
         raise BuildError(f"there is no corpus folder at {corpus_dir}")
     try:
         with _writing(data_dir), datadir.build_lock(data_dir):
             datadir.remove_leftovers(data_dir)  # no other build runs: any .tmp-* was killed
-            return _build(corpus_dir, data_dir, echo, set(accept_shrink), list(before_switch))
+            t0 = time.perf_counter()
+            the_cache = Cache.of(data_dir, cache)
+            key = build_key(corpus_dir, [name for name, _ in before_switch]) if cache else None
+            if reuse_current and key:
+                current = _current_if_same(data_dir, key)
+                if current is not None:
+                    echo(f"nothing changed: build {current.name} is current "
+                         f"(corpus, code and statuses as it was built from; store checked against its hash)")
+                    return BuildResult(current, seconds=time.perf_counter() - t0)
+            return _build(corpus_dir, data_dir, echo, set(accept_shrink), list(before_switch), the_cache, key)
     except datadir.BuildRunning as exc:  # raised on taking the lock only
         raise BuildError(str(exc)) from None
 
 
-def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], before_switch: list) -> BuildResult:
+def build_key(corpus_dir: Path, steps: list[str]) -> str:
+    """What a build is made from: the corpus (`fingerprint`), the statuses
+    the editions resolve to today and the day itself (the store records it,
+    the pages print it), all the code, and the steps run after the store."""
+    try:
+        manifest = manifest_mod.load(corpus_dir)
+        life = [manifest.statuses(), str(manifest.as_of), manifest.override or ""]
+    except SourceError:  # the build says what is wrong
+        life = ["unreadable manifest"]
+    h = hashlib.sha256()
+    for part in [fingerprint(corpus_dir), *life, code_hash("all"), *steps]:
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()
+
+
+def _current_if_same(data_dir: Path, key: str) -> Path | None:
+    """The served build, if it was made from `key` and its store is intact."""
+    name = datadir.served(data_dir)
+    if name is None:
+        return None
+    served = data_dir / BUILDS / name
+    try:
+        made = json.loads((served / BUILD_FILE).read_text(encoding="utf-8"))
+        if made.get("build") != key or not (served / "index").is_dir():
+            return None
+        return served if file_digest(served / store.DB_NAME) == made.get("store") else None
+    except (OSError, ValueError, AttributeError):  # no record, or a damaged one: build
+        return None
+
+
+def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], before_switch: list,
+           cache: Cache, key: str | None) -> BuildResult:
     t0, c0 = time.perf_counter(), _cpu_time()
     steps: dict[str, float] = {}
     cpu: dict[str, float] = {}
-    manifest, results, seconds = parse_all(corpus_dir)
+    manifest, results, seconds = parse_all(corpus_dir, cache=cache) if cache.enabled else parse_all(corpus_dir)
     served = served_counts(data_dir)
     accepted = _accepted(accept_shrink, manifest, served)
     steps["parse"], cpu["parse"] = time.perf_counter() - t0, _cpu_time() - c0
@@ -386,7 +531,7 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], befo
             steps["references"], cpu["references"] = time.perf_counter() - t2, _cpu_time() - c2
             glosses: dict[str, plain.Coverage] = {}
             notes: list[str] = []
-            for name, step in _after_store_steps(corpus_dir, glosses, notes):
+            for name, step in _after_store_steps(corpus_dir, glosses, notes, cache):
                 t3, c3 = time.perf_counter(), _cpu_time()
                 step(db, tmp)
                 steps[name], cpu[name] = time.perf_counter() - t3, _cpu_time() - c3
@@ -398,6 +543,9 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], befo
             summaries = _summaries(db, manifest, refs, index_refs, seconds, glosses)
             db.close()
             _check_shrink(manifest, summaries, served, accepted)
+            # what the build was made from, for the next build's shortcut (`_current_if_same`)
+            (tmp / BUILD_FILE).write_text(json.dumps({"build": key, "store": file_digest(tmp / store.DB_NAME)}),
+                                          encoding="utf-8")
             final = builds / stamp
             tmp.rename(final)
             tmp = final  # what to remove if a step below fails: nothing points at it yet
@@ -417,6 +565,9 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], befo
         echo(s.line())
     for note in notes:
         echo(note)
+    for line in cache.lines:
+        echo(line)
+    cache.prune()
     echo(f"built {final / store.DB_NAME} in {result.seconds:.2f} s"
          f" ({', '.join(f'{k} {v:.2f} s' for k, v in steps.items())});"
          f" {manifest.resolved_how()}: {manifest.statuses()}")

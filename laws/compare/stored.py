@@ -386,11 +386,25 @@ def _compare_pair(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, 
     return law_rows, align_rows, notes
 
 
-def build(db, corpus_dir: Path) -> dict:
+def pair_inputs(shared: tuple[dict, dict, list[dict]], pair: tuple[tuple[str, str], list[int]]) -> dict:
+    """Everything `_compare_pair` reads for `pair`: the laws compared, both
+    codes' law titles and provisions (with their tables), the pair's overrides."""
+    laws, provisions, overrides = shared
+    (old, new), numbers = pair
+    return {"pair": [old, new], "laws": numbers,
+            "titles": [sorted(laws[old].items()), sorted(laws[new].items())],
+            "provisions": [[provisions.get((e, n), []) for n in sorted(laws[e])] for e in (old, new)],
+            "overrides": [o for o in overrides if (o["from"], o["to"]) == (old, new)]}
+
+
+def build(db, corpus_dir: Path, pair_map=None) -> dict:
     """Compare successive codes of each family (`successive_pairs`) and write
     the comparison tables, and the curated overrides the web app needs to compare
     any other pair the same way.  `db` is the sqlite_utils.Database being
-    built.  Returns figures."""
+    built.  `pair_map(fn, pairs, shared, inputs)`, if given, replaces
+    `fork_map(fn, pairs, shared=shared)`: the build's cache (laws.buildcache)
+    keeps each pair's rows by `inputs(shared, pair)`, all a pair's
+    comparison reads (`pair_inputs`).  Returns figures."""
     t0 = time.perf_counter()
     conn = db.conn
     _create_tables(db)
@@ -406,7 +420,10 @@ def build(db, corpus_dir: Path) -> dict:
     pairs = successive_pairs(editions, laws)
     law_rows, align_rows, notes = [], [], []
     # each pair in a worker process (laws.workers): at thirty codes, thirty pairs
-    for rows in fork_map(_compare_pair, list(pairs.items()), shared=(laws, provisions, overrides)):
+    shared = (laws, provisions, overrides)
+    compared = (pair_map(_compare_pair, list(pairs.items()), shared, pair_inputs) if pair_map
+                else fork_map(_compare_pair, list(pairs.items()), shared=shared))
+    for rows in compared:
         law_rows += rows[0]
         align_rows += rows[1]
         notes += rows[2]
