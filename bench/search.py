@@ -371,15 +371,58 @@ print(json.dumps([(t1 - t) * 1000, (time.perf_counter() - t1) * 1000]))
 """
 
 
-def _timed(fns: list, queries: list[str], repeat: int) -> list[list[float]]:
+def _timed(fns: list, queries: list[str], repeat: int, clock=time.perf_counter) -> list[list[float]]:
     """Each of `fns(q)` over `queries`, interleaved query by query (so that a
     busy machine slows them alike), `repeat` rounds after one unmeasured round:
-    the times in ms, per function."""
-    _timed_once(fns, queries)
+    the times in ms by `clock`, per function."""
+    _timed_once(fns, queries, clock)
     out: list[list[float]] = [[] for _ in fns]
     for _ in range(repeat):
-        for i, times in enumerate(_timed_once(fns, queries)):
+        for i, times in enumerate(_timed_once(fns, queries, clock)):
             out[i] += times
+    return out
+
+
+SHORT_WORDS = 3  # a short keyword query has at most this many words; a long question more
+PER_KIND = 250  # queries of each kind timed (a fixed sample: the same every run)
+
+
+def query_kinds(store: Path) -> dict[str, list[str]]:
+    """Short keyword queries (at most SHORT_WORDS words) and long questions,
+    drawn from the three question files and the 1,000 queries made from the
+    store's headings, index terms and synonyms (tests/search_golden.py): up
+    to PER_KIND of each, the same every run."""
+    import random
+
+    from tests import search_golden
+
+    pool = sorted({q for _, q in search_golden.questions()} | set(search_golden.generated(store)))
+    kinds = {"short keyword queries": [q for q in pool if len(q.split()) <= SHORT_WORDS],
+             "long questions": [q for q in pool if len(q.split()) > SHORT_WORDS]}
+    return {k: random.Random(24).sample(qs, min(PER_KIND, len(qs))) for k, qs in kinds.items()}
+
+
+def measure_kinds(index_dir: Path, store: Path, tmp: Path, repeat: int) -> dict:
+    """{kind: {warm and first-sight p50 and p95, Lawbook's and FTS5's}} for each
+    kind of query (`query_kinds`), in CPU time of the searching thread
+    (time.thread_time: on a machine shared with other work, wall time
+    measures the others), against FTS5 over the same fields and texts,
+    interleaved query by query in the same run.  Warm: one Searcher, after a
+    round; first sight: a new Searcher and a new FTS5 database each round."""
+    from search.query import Searcher as _Searcher
+
+    searcher = _Searcher(index_dir)
+    fts = build_fts(store, tmp / "kinds.db", list(searcher.default_editions))
+    out = {}
+    for kind, queries in query_kinds(store).items():
+        mine, theirs = _timed([lambda q: searcher.search(q, limit=10), lambda q: fts_search(fts, q, 10)],
+                              queries, repeat, clock=time.thread_time)
+        first, fts_first = _first_sight(index_dir, store, tmp, queries, repeat, clock=time.thread_time)
+        out[kind] = {"n": len(queries), "p50": statistics.median(mine), "p95": pct(mine, 95),
+                     "fts5_p50": statistics.median(theirs), "fts5_p95": pct(theirs, 95),
+                     "first_p50": statistics.median(first), "first_p95": pct(first, 95),
+                     "fts5_first_p50": statistics.median(fts_first), "fts5_first_p95": pct(fts_first, 95)}
+    fts.close()
     return out
 
 
@@ -407,6 +450,8 @@ def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
       question, the median of three processes;
     * rss_mb: resident memory of one gunicorn worker (production settings)
       after answering every question once over HTTP (skipped with rss=False);
+    * kinds: `measure_kinds`, short keyword queries and long questions apart,
+      warm and at first sight, in CPU time, each against FTS5 (issue 24);
     * editions, documents, editions_searched: the build's size and what a
       search with no edition reads."""
     import subprocess
@@ -439,10 +484,11 @@ def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
         same.close()
         every.close()
         first, fts_first = _first_sight(index_dir, store, Path(tmp), queries, repeat)
+        kinds = measure_kinds(index_dir, store, Path(tmp), repeat)
     out |= {"p50": statistics.median(warm), "p95": pct(warm, 95),
             "fts5_p50": statistics.median(fts), "fts5_p95": pct(fts, 95), "fts5_all_p95": pct(fts_all, 95),
             "edition": oldest, "edition_p95": pct(ed, 95), "fts5_edition_p95": pct(fts_ed, 95),
-            "first_p95": pct(first, 95), "fts5_first_p95": pct(fts_first, 95)}
+            "first_p95": pct(first, 95), "fts5_first_p95": pct(fts_first, 95), "kinds": kinds}
     opens, firsts = [], []
     for _ in range(3):
         code = _FIRST_SEARCH.format(root=str(ROOT), index=str(index_dir), q=FIRST_QUERY)
@@ -455,8 +501,8 @@ def measure_scale(data_dir: Path, repeat: int = 3, rss: bool = True) -> dict:
     return out
 
 
-def _first_sight(index_dir: Path, store: Path, tmp: Path, queries: list[str], rounds: int
-                 ) -> tuple[list[float], list[float]]:
+def _first_sight(index_dir: Path, store: Path, tmp: Path, queries: list[str], rounds: int,
+                 clock=time.perf_counter) -> tuple[list[float], list[float]]:
     """Every question once on a new Searcher and a new FTS5 database, `rounds`
     times: the times in ms (Lawbook, FTS5), interleaved question by question."""
     from search.query import Searcher as _Searcher
@@ -464,22 +510,24 @@ def _first_sight(index_dir: Path, store: Path, tmp: Path, queries: list[str], ro
     mine, theirs = [], []
     for r in range(rounds):
         searcher = _Searcher(index_dir)
-        fts = build_fts(store, tmp / f"first-{r}.db", list(searcher.default_editions))
-        a, b = _timed_once([lambda q: searcher.search(q, limit=10), lambda q: fts_search(fts, q, 10)], queries)
+        db = tmp / f"first-{r}.db"
+        db.unlink(missing_ok=True)
+        fts = build_fts(store, db, list(searcher.default_editions))
+        a, b = _timed_once([lambda q: searcher.search(q, limit=10), lambda q: fts_search(fts, q, 10)], queries, clock)
         mine += a
         theirs += b
         fts.close()
     return mine, theirs
 
 
-def _timed_once(fns: list, queries: list[str]) -> list[list[float]]:
-    """Each of `fns(q)` over `queries` once, interleaved: the times in ms."""
+def _timed_once(fns: list, queries: list[str], clock=time.perf_counter) -> list[list[float]]:
+    """Each of `fns(q)` over `queries` once, interleaved: the times in ms by `clock`."""
     out: list[list[float]] = [[] for _ in fns]
     for q in queries:
         for i, fn in enumerate(fns):
-            t = time.perf_counter()
+            t = clock()
             fn(q)
-            out[i].append((time.perf_counter() - t) * 1000)
+            out[i].append((clock() - t) * 1000)
     return out
 
 
@@ -506,6 +554,24 @@ def print_scale(figures: dict) -> None:
     rss = f"{f['rss_mb']:.0f} MB" if f.get("rss_mb") is not None else "not measured"
     print(f"  a fresh process: opening the index {f['open_ms']:.1f} ms, then its first search "
           f"{f['first_search_ms']:.1f} ms; gunicorn worker RSS {rss}")
+    print_kinds(f.get("kinds") or {})
+
+
+def print_kinds(kinds: dict) -> None:
+    """`measure_kinds`' figures: Lawbook / FTS5 in ms of CPU, and the ratio
+    (issue 24's limits: warm p50 and p95 at most 1.0x, first sight at most 1.5x)."""
+    if not kinds:
+        return
+    cols = (("p50", "warm p50"), ("p95", "warm p95"), ("first_p50", "first sight p50"),
+            ("first_p95", "first sight p95"))
+    print(f"  {'CPU ms, Lawbook / FTS5 = ratio':30}" + "".join(f"{name:>24}" for _, name in cols))
+    for kind, k in kinds.items():
+        cells = []
+        for key, _ in cols:
+            mine, theirs = k[key], k["fts5_" + key]
+            cells.append(f"{mine:.2f} / {theirs:.2f} = {mine / max(theirs, 1e-9):.2f}x")
+        label = f"{kind} ({k['n']})"
+        print(f"  {label:30}" + "".join(f"{c:>24}" for c in cells))
 
 
 def index_contribution(searcher: Searcher, judge: Judge, rows: list) -> None:

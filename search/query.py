@@ -52,8 +52,12 @@ How a query is answered:
    entries' evidence given), up to MAX_CACHED_SLOT_SCORES: both depend on
    the word, never on the rest of the query.  So opening costs a few
    milliseconds, and a search adds up the slots' scores of the documents
-   that match and ranks them.
-5. Results are grouped: one entry per law (the 2007 and 2017 texts of a law
+   that match and ranks them: as arrays (search/candidates.py, issue 24),
+   every matching document at once, the same sums in the same order, so
+   the candidates taken for step 5 are exactly the best documents.
+5. Results are grouped (in Python, on the best FIRST_CANDIDATES documents,
+   more only when the page asked needs them; `Searcher._ranked` says why
+   that changes no answer, tests/test_search_candidates.py proves it): one entry per law (the 2007 and 2017 texts of a law
    are one group, both being duplicate codes), per definition or per guide
    topic, headed by its best provision; the group's other matching provisions
    are listed under `more`.  A law may give a second entry: its best
@@ -80,12 +84,14 @@ from math import log
 from pathlib import Path
 from urllib.parse import quote
 
+import numpy as np
 from markupsafe import Markup, escape
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from laws import citations
 from laws.rulings.handoff import without_seats
+from search import candidates
 from search.analysis import NUMBER_WORDS, SUITS, WORD, remember_terms, spans, term
 from search.index import KINDS, META, docs_file, listed, postings_file
 from search.synonyms import Slot, synonyms
@@ -117,11 +123,14 @@ MAX_CACHED_POSTINGS = 250_000
 # documents' scores of slots a Searcher keeps (about 150 bytes each, so 7.5 MB
 # at most): the question set's 180 words and phrases hold 20,000
 MAX_CACHED_SLOT_SCORES = 50_000
+# the sets of editions whose arrays a Searcher keeps (search/candidates.py
+# View): a search with no edition asked, and a few editions asked alone
+MAX_VIEWS = 8
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
 _CITED = float("inf")
-_NO_POSTINGS: tuple[dict, dict] = ({}, {})
+_NO_POSTINGS: tuple[np.ndarray, tuple[np.ndarray, list]] = (np.zeros(0, np.int64), (np.zeros(0), []))
 
 
 @dataclass(frozen=True)
@@ -271,18 +280,17 @@ class Searcher:
         # what ranking and grouping need of a document, by number: filled as
         # each shard is opened (a search opens the editions it searches)
         self.docs: list[dict | None] = [None] * total
-        # ... and the same, as columns by document number, for the loops over
-        # every matching document (a list index is cheaper than a dict's key)
-        self._weight_one: list[float] = [0.0] * total  # its weight when an edition is asked
-        self._weight_any: list[float] = [0.0] * total  # ... and when none is
-        self._neg_ord: list[int] = [0] * total  # -its order: of equal scores, the first provision first
+        # ... as arrays by document number, for scoring every matching
+        # document (search/candidates.py: the candidate stage)
+        self._cols = candidates.Columns(total)
+        self._views: OrderedDict[tuple[str, ...], candidates.View] = OrderedDict()
+        # ... and as lists, for grouping the candidates (a list index is
+        # cheaper than a dict's key)
         self._group: list[str | None] = [None] * total
         # a provision and its ancestors' ids ('16B1', '16B', '16'): which
         # provisions of a law are above or below which (second entries)
         self._lineage: list[tuple[str, ...] | None] = [None] * total
         self._edition_of: list[str | None] = [None] * total
-        self._kind_of: list[str | None] = [None] * total
-        self._evidence_law: list[int | None] = [None] * total  # its law, when the guide is evidence for it
         self._guide_law: list[int | None] = [None] * total  # its law, when a law of the guide's family
         self._topic_laws: dict[int, tuple] = {}  # a guide topic tagged with laws -> the laws
         self.by_key: dict[str, int] = {}
@@ -342,14 +350,14 @@ class Searcher:
 
     def _columns(self, d: int, doc: dict) -> None:
         """Document `d`'s entries in the columns the ranking loops read."""
-        self._weight_one[d], self._weight_any[d] = doc["weight_one"], doc["weight_any"]
-        self._neg_ord[d] = -doc["ord"]
-        self._group[d], self._edition_of[d], self._kind_of[d] = doc["group"], doc["edition"], doc["kind"]
+        self._group[d], self._edition_of[d] = doc["group"], doc["edition"]
         if doc["kind"] == "law":
             self._lineage[d] = tuple(citations.candidates(doc["provision"]))
-        self._evidence_law[d] = doc["law"] if doc["evidence"] else None
-        if doc["kind"] == "law" and doc["family"] == self.guide_family:
+            self._cols.set_lineage(d, self._lineage[d])
+        # the guide is evidence for exactly the laws of its family (`_weights`)
+        if doc["evidence"]:
             self._guide_law[d] = doc["law"]
+        self._cols.set(d, doc, self._guide_law[d])
 
     def _weights(self, doc: dict) -> tuple[float, float, bool]:
         """A document's weight in the ranking when an edition is asked and when
@@ -497,10 +505,11 @@ class Searcher:
         """Postings held in memory (at most MAX_CACHED_POSTINGS)."""
         return self._post_cache.size
 
-    def _shard_postings(self, edition: str, field: str, t: str) -> tuple[dict[int, float], dict[int, tuple]]:
-        """A term's postings in one shard (BM25F score and positions by
-        document number), read on first use and kept while they are used:
-        the shard never changes under a Searcher.  What is kept is bounded
+    def _shard_postings(self, edition: str, field: str, t: str) -> tuple[np.ndarray, tuple[np.ndarray, list]]:
+        """A term's postings in one shard: (document numbers, ascending, as an
+        array; (their BM25F scores as an array, their positions as stored)),
+        read on first use and kept while they are used: the shard never
+        changes under a Searcher.  What is kept is bounded
         (MAX_CACHED_POSTINGS, least recently used first out), so a worker's
         memory does not grow with the editions searched, and a term no
         document has is never kept (a robot types endless new words)."""
@@ -508,36 +517,43 @@ class Searcher:
         found = self._post_cache.recent(key)
         if found is not None:
             return found
+        raw = self._read_postings(edition, field, t)
+        if raw is None:
+            return _NO_POSTINGS
+        ids, sc, pos = raw
+        found = (np.asarray(ids, np.int64) + self.offset[edition], (np.asarray(sc, float), pos))
+        self._post_cache.keep(key, found, self._lock)
+        return found
+
+    def _read_postings(self, edition: str, field: str, t: str) -> tuple[list, list, list] | None:
+        """(document numbers in the shard, scores, positions) of a term, as
+        stored (search/index.py `_write_postings`), or None."""
         postings, table = self._shard(edition)
         where = table.get((field, t))
         if where is None:
-            return _NO_POSTINGS
+            return None
         # opened for each read, not kept open: a worker then holds no file
         # of a build between reads, so a rebuild's deleted builds free their
         # disk space at once (an open and a close cost microseconds; read
         # postings are kept in memory, _post_cache)
         fd = os.open(postings, os.O_RDONLY)
         try:
-            ids, sc, pos = pickle.loads(os.pread(fd, where[1], where[0]))
+            return pickle.loads(os.pread(fd, where[1], where[0]))
         finally:
             os.close(fd)
-        base = self.offset[edition]
-        if base:
-            ids = [base + i for i in ids]
-        found = (dict(zip(ids, sc)), dict(zip(ids, pos)))
-        self._post_cache.keep(key, found, self._lock)
-        return found
 
-    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, edition: str) -> dict[int, float]:
+    def _phrase(self, field: str, phrase: tuple[str, ...], slop: int, edition: str) -> tuple[np.ndarray, np.ndarray]:
         """Documents of `edition`'s shard with every term of `phrase` in
-        `field`: the sum of the terms' scores, halved unless they stand in
-        order at most `slop` apart."""
+        `field`, and for each the sum of the terms' scores, halved unless
+        they stand in order at most `slop` apart."""
         posts = [self._shard_postings(edition, field, t) for t in phrase]
-        out = {}
-        for d in _having_all(posts):
-            total = sum(sc[d] for sc, _ in posts)
-            out[d] = total if _in_order([pos[d] for _, pos in posts], slop) else 0.5 * total
-        return out
+        docs, at = _having_all(posts)
+        out = []
+        for i in range(len(docs)):
+            total = sum(float(sc[a[i]]) for (_, (sc, _)), a in zip(posts, at))
+            together = _in_order([pos[a[i]] for (_, (_, pos)), a in zip(posts, at)], slop)
+            out.append(total if together else 0.5 * total)
+        return docs, np.asarray(out, float)
 
     def _together(self, field: str, phrase: tuple[str, ...], slop: int, eds: tuple[str, ...]) -> set[int]:
         """Documents with the terms of `phrase` in order in `field`, at most
@@ -546,10 +562,12 @@ class Searcher:
         out: set[int] = set()
         for ed in eds:
             posts = [self._shard_postings(ed, field, t) for t in phrase]
-            out.update(d for d in _having_all(posts) if _in_order([pos[d] for _, pos in posts], slop))
+            docs, at = _having_all(posts)
+            out.update(d for i, d in enumerate(docs.tolist())
+                       if _in_order([pos[a[i]] for (_, (_, pos)), a in zip(posts, at)], slop))
         return out
 
-    def _slot_scores(self, slot: Slot, eds: tuple[str, ...], long: bool) -> dict[int, tuple[float, float]]:
+    def _slot_scores(self, slot: Slot, eds: tuple[str, ...], long: bool) -> candidates.SlotScores:
         """What one slot of a query (a word with its expansions, or a phrase of
         the directors' vocabulary) scores in the shards of `eds`, by document:
         (its best field and alternative, FIELD_TIEBREAK x what the others
@@ -564,103 +582,133 @@ class Searcher:
         kept = self._slot_cache.recent(key)
         if kept is not None:
             return kept
-        found: dict[int, tuple[float, float, float]] = {}
-        for ed in eds:  # each document is in one shard: the shards' scores do not overlap
-            found.update(self._fold(ed, slot, long))
-        self._cited_by_entries(found)
-        kept = {d: (b, x) for d, (b, _, x) in found.items()}
-        if kept:  # a slot no document has is never kept (see _shard_postings)
+        view = self._view(eds)
+        best, summed, seen = self._fold(view, eds, slot, long)
+        self._cited_by_entries(view, best, summed, seen)
+        at = np.flatnonzero(seen)
+        kept = candidates.SlotScores(at, best[at], FIELD_TIEBREAK * (summed[at] - best[at]))
+        if len(kept):  # a slot no document has is never kept (see _shard_postings)
             self._slot_cache.keep(key, kept, self._lock)
         return kept
 
-    def _fold(self, edition: str, slot: Slot, long: bool) -> dict[int, tuple[float, float, float]]:
-        """`slot`'s scores in `edition`'s shard, by document: (its best field
-        and alternative, the sum over all of them, FIELD_TIEBREAK x what the
-        others add)."""
-        best: dict[int, float] = {}
-        summed: dict[int, float] = {}
-        for phrase, weight in slot.all():
-            for field, boost in self.fields(long):
-                scores = (self._shard_postings(edition, field, phrase[0])[0] if len(phrase) == 1
-                          else self._phrase(field, phrase, 1, edition))
-                if not scores:
-                    continue
-                f = boost * weight
-                if not best:  # the first list: nothing to compare with (most words have one big list)
-                    best = {d: sc * f for d, sc in scores.items()}
-                    summed = best.copy()
-                    continue
-                sget, bget = summed.get, best.get
-                for d, sc in scores.items():
-                    v = sc * f
-                    summed[d] = sget(d, 0.0) + v
-                    if v > bget(d, 0.0):
-                        best[d] = v
-        return {d: (b, summed[d], FIELD_TIEBREAK * (summed[d] - b)) for d, b in best.items()}
+    def _view(self, eds: tuple[str, ...]) -> candidates.View:
+        """The arrays of the documents of `eds`' shards (opened first), made
+        once and kept for the few sets of editions searched (MAX_VIEWS: each
+        holds a position for every document)."""
+        found = self._views.get(eds)
+        if found is not None:
+            return found
+        for ed in eds:
+            self._shard(ed)
+        docs = np.concatenate([np.arange(self.offset[ed], self.offset[ed] + self.edition_by_id[ed].get("documents", 0))
+                               for ed in eds] or [np.zeros(0, np.int64)])
+        view = candidates.View(self._cols, docs, list(self._topic_laws), list(self.cites))
+        with self._lock:
+            self._views[eds] = view
+            while len(self._views) > MAX_VIEWS:
+                self._views.popitem(last=False)
+        return view
+
+    def _fold(self, view: candidates.View, eds: tuple[str, ...], slot: Slot, long: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`slot`'s scores in the shards of `eds`, at every position of their
+        view: its best field and alternative, the sum over all of them (added
+        in the order of the alternatives and fields, as the dictionaries this
+        replaced added them, so the same floats), and whether it matched."""
+        best, summed, seen = np.zeros(len(view)), np.zeros(len(view)), np.zeros(len(view), bool)
+        for ed in eds:  # each document is in one shard: the shards' scores do not overlap
+            for phrase, weight in slot.all():
+                for field, boost in self.fields(long):
+                    if len(phrase) == 1:
+                        ids, (scores, _) = self._shard_postings(ed, field, phrase[0])
+                    else:
+                        ids, scores = self._phrase(field, phrase, 1, ed)
+                    if not len(ids):
+                        continue
+                    at = view.local[ids]
+                    v = scores * (boost * weight)
+                    summed[at] += v
+                    best[at] = np.maximum(best[at], v)
+                    seen[at] = True
+        return best, summed, seen
 
     def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
         """Document number -> score of the query in the shards of `editions`
         (default: the editions a search with no edition asked searches; see
         the module docstring)."""
-        eds = tuple(editions or self.default_editions)
+        view, t, matched = self._scores(slots, tuple(editions or self.default_editions))
+        at = np.flatnonzero(matched)
+        return dict(zip(view.docs[at].tolist(), t[at].tolist()))
+
+    def _scores(self, slots: list[Slot], eds: tuple[str, ...]) -> tuple[candidates.View, np.ndarray, np.ndarray]:
+        """The query's score at every position of the view of `eds`, and how
+        many of its slots each matches (0: not a match)."""
+        view = self._view(eds)
         n = len(slots)
         long = n >= self.ranking.long_question
-        totals: dict[int, float] = {}
-        matched: Counter = Counter()
-        for slot in slots:
-            found = self._slot_scores(slot, eds, long)
-            if not totals:  # nothing to add to: taken whole, as 0.0 + best + tiebreak
-                totals = {d: 0.0 + b + x for d, (b, x) in found.items()}
-            else:
-                tget = totals.get
-                for d, (b, x) in found.items():
-                    totals[d] = tget(d, 0.0) + b + x
-            if n > 1:
-                matched.update(found.keys())  # counted in C: a keys view is not a mapping
+        t, matched = candidates.totals(len(view), [self._slot_scores(slot, eds, long) for slot in slots])
         if n > 1:
             # the share of the slots matched, doubled when it is all of them:
             # one factor per count, computed as it would be per document
             power = self.ranking.coordination
-            factor = {m: (m / n) ** power * (1 + ALL_TERMS_BONUS if m == n else 1.0) for m in range(1, n + 1)}
-            totals = {d: t * factor[matched[d]] for d, t in totals.items()}
-            flat = tuple(t for s in slots for t in s.typed)
-            together: set[int] = set()
-            for field, _ in self.fields():
-                together |= self._together(field, flat, 2, eds)
-            if self.ranking.index_weight:
-                together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
-            for d in together:
-                totals[d] *= 1 + PHRASE_BONUS
-        return totals
+            factor = np.zeros(n + 1)
+            for m in range(1, n + 1):
+                factor[m] = (m / n) ** power * (1 + ALL_TERMS_BONUS if m == n else 1.0)
+            t = t * factor[matched]
+            together = self._phrase_docs(tuple(w for s in slots for w in s.typed), eds).ids
+            t[together] *= 1 + PHRASE_BONUS
+        return view, t, matched
 
-    def _cited_by_entries(self, found: dict[int, tuple[float, float, float]]) -> None:
+    def _phrase_docs(self, flat: tuple[str, ...], eds: tuple[str, ...]) -> candidates.Together:
+        """The positions (in the view of `eds`) where the words `flat` stand
+        together in one field, with what the index entries among them cite:
+        kept like a slot's scores, since a question's words stand together
+        or not whatever else is asked."""
+        key = (eds, "together", flat)
+        kept = self._slot_cache.recent(key)
+        if kept is not None:
+            return kept
+        together: set[int] = set()
+        for field, _ in self.fields():
+            together |= self._together(field, flat, 2, eds)
+        if self.ranking.index_weight:
+            together |= {t for d in together & self.cites.keys() for t, _ in self.cites[d]}
+        ids = self._view(eds).positions(together)
+        kept = candidates.Together(ids[ids >= 0])
+        if len(kept.ids):  # as for a slot: words never together are not kept (a robot's are endless)
+            self._slot_cache.keep(key, kept, self._lock)
+        return kept
+
+    def _cited_by_entries(self, view: candidates.View, best: np.ndarray, summed: np.ndarray,
+                          seen: np.ndarray) -> None:
         """The index entries that match one slot of the query give what they
         cite their score, as one more field of it.  Only the best entry
         counts: the index lists one idea under each of its words ('Artificial
         psychic call' under Artificial Call, Psychic Call and Partnership
         Understanding), which is one piece of evidence, not three.  And an
         entry scores its best field: its heading entry's words (its title)
-        place it, but repeat what its own words say.  `found` is the slot's
-        scores (`_fold`), changed in place."""
+        place it, but repeat what its own words say.  `best`, `summed` and
+        `seen` are the slot's scores (`_fold`), changed in place."""
         weight = self.ranking.index_weight
         if not weight or not self.cites:
             return
         top: dict[int, float] = {}
         cites = self.cites
-        for d in cites.keys() & found.keys():  # the entries (a few hundred) that matched
-            v = found[d][0] * weight
-            for t, share in cites[d]:
+        for d in view.entries[seen[view.entries]].tolist():  # the entries (a few hundred) that matched
+            v = float(best[d]) * weight
+            for t, share in cites[int(view.docs[d])]:
                 given = v * share
                 if given > top.get(t, 0.0):
                     top[t] = given
         for t, v in top.items():
-            b, s, _ = found.get(t, (0.0, 0.0, 0.0))
+            at = view.local[t]
+            b, s = float(best[at]), float(summed[at])
             s += v
             if v > b:
                 b = v
-            elif t not in found:  # no score of its own and none given: not matched
+            elif not seen[at]:  # no score of its own and none given: not matched
                 continue
-            found[t] = (b, s, FIELD_TIEBREAK * (s - b))
+            best[at], summed[at], seen[at] = b, s, True
 
     def fields(self, long: bool = False) -> tuple[tuple[str, float], ...]:
         """The fields searched and their boosts, the law title's as the ranking
@@ -669,7 +717,7 @@ class Searcher:
         return tuple((f, rk.title_weight if f == "title" else rk.long_situations if long and f == "situations" else b)
                      for f, b in FIELDS)
 
-    def _guide_evidence(self, scores: dict[int, float]) -> dict[int, float]:
+    def _guide_evidence(self, view: candidates.View, t: np.ndarray, matched: np.ndarray) -> dict[int, float]:
         """Law number -> how much the matching guide topics point to it (0 to
         `guide_evidence`): the best matching topic tagged with the law, as a
         share of the best topic score of the query."""
@@ -677,7 +725,8 @@ class Searcher:
         if not share:
             return {}
         # the topics (a hundred or two) looked up in the scores, not the other way round
-        topics = [(scores[d], d) for d in self._topic_laws.keys() & scores.keys()]
+        at = view.topics[matched[view.topics] > 0]
+        topics = list(zip(t[at].tolist(), view.docs[at].tolist()))
         if not topics:
             return {}
         top = max(sc for sc, _ in topics)
@@ -723,10 +772,15 @@ class Searcher:
             out.sort(reverse=True)  # by head: (score, -order, document), as the scores were ranked
         return out
 
-    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]]) -> list:
+    def _topics_after_their_laws(self, ordered: list[list[tuple[float, int, int]]],
+                                 later: frozenset = frozenset()) -> tuple[list, int]:
         """A guide topic explains laws: when one of the laws it is tagged with
         is found too, the topic comes right after that law's best provision
-        rather than before it."""
+        rather than before it.  `later`: laws found after every entry of
+        `ordered` (`_ranked`'s candidates); a topic waiting for one of them
+        goes to the end.  Returns the entries and how many come before the
+        first of those (the rest are in their final order only when `later`
+        is empty)."""
         heads = [members[0][2] for members in ordered]
         guide_law, topic_laws = self._guide_law, self._topic_laws
         law_at: dict[int, int] = {}
@@ -737,8 +791,9 @@ class Searcher:
         waiting: list[tuple[set, list]] = []  # (laws, group) of topics held back
         for i, (d, members) in enumerate(zip(heads, ordered)):
             laws = topic_laws.get(d)
-            if laws and any(law_at.get(n, -1) > i for n in laws):
-                waiting.append(({n for n in laws if law_at.get(n, -1) > i}, members))
+            after = laws and {n for n in laws if law_at.get(n, -1) > i or (n in later and n not in law_at)}
+            if after:
+                waiting.append((after, members))
                 continue
             out.append(members)
             law = guide_law[d]
@@ -750,7 +805,8 @@ class Searcher:
                     else:
                         keep.append((laws, g))
                 waiting = keep
-        return out + [g for _, g in waiting]
+        placed = len(out) if later else len(out) + len(waiting)
+        return out + [g for _, g in waiting], placed
 
     # --- questions that are not searches --------------------------------------------
 
@@ -842,55 +898,170 @@ class Searcher:
                                                 "such as: lead out of turn.")
             return out
 
-        # group -> its members, (score, -order, document) best first, as ranked
-        groups: dict[str, list[tuple[float, int, int]]] = {}
-        if cited is not None:
-            groups[self._group[cited]] = [(_CITED, 0, cited)]
         if prepared.slots:
             eds = ((edition,) + tuple(e for e in self.evidence_editions if e != edition) if edition
                    else self.default_editions)
-            scored = self._weighted(self.score(prepared.slots, eds), edition, kind, cited)
-            scored.sort(reverse=True)
-            group_of = self._group
-            for member in scored:
-                groups.setdefault(group_of[member[2]], []).append(member)
+            shown, total = self._ranked(_Asked(prepared.slots, eds, edition, kind, cited), page, limit)
+        else:  # a citation alone
+            shown, total = ([([(_CITED, 0, cited)], 1)] if page == 1 else []), 1
+        terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
+        out["total"] = total
+        out["pages"] = (total + limit - 1) // limit
+        for members, size in shown:
+            out["results"].append(self._result(members, terms_set, size))
+        if not out["results"] and not out["message"]:
+            out["message"] = ("There are no more results: this page is past the last one." if total else
+                              "Nothing found. Try other words, or a citation such as 27B1.")
+        return out
 
+    # --- ranking the candidates (search/candidates.py) --------------------------------
+
+    def _ranked(self, asked: "_Asked", page: int, limit: int) -> tuple[list[tuple[list, int]], int]:
+        """The result entries of page `page`, each as (its first members, head
+        first, and how many members it has), and how many entries there are
+        in all.
+
+        The score of every matching document is computed over arrays; the
+        best FIRST_CANDIDATES of them (x MORE_CANDIDATES while the page needs
+        more) are grouped in Python.  Grouping the best documents gives the
+        first entries exactly: a group's best document among them is its
+        best of all, and any entry they miss is headed by a document scoring
+        less than every one of them.  What they cannot tell is said apart:
+        where a guide topic goes when its law comes later (`_laws_left`),
+        and each shown entry's members and the count of entries, which are
+        taken from every matching document (`_whole_entries`, `_entry_count`)."""
+        view, final, eligible = self._final(asked)
+        k = candidates.FIRST_CANDIDATES
+        while True:
+            taken, whole = candidates.best(final, eligible, k)
+            if whole:
+                ordered, _ = self._grouped(view, final, asked.cited, taken, frozenset())
+                return [(members, len(members)) for members in ordered[(page - 1) * limit: page * limit]], len(ordered)
+            left = eligible.copy()
+            left[taken] = False
+            ordered, exact = self._grouped(view, final, asked.cited, taken, self._laws_left(view, left))
+            total = self._entry_count(view, final, eligible, asked.cited)
+            if exact >= min(page * limit, total):
+                shown = ordered[(page - 1) * limit: page * limit]
+                return self._whole_entries(view, final, eligible, left, asked.cited, shown, ordered), total
+            k *= candidates.MORE_CANDIDATES
+
+    def _final(self, asked: "_Asked") -> tuple[candidates.View, np.ndarray, np.ndarray]:
+        """(view, every position's score x weight, the positions that may be
+        results): of the edition and kind asked, not the one cited, not an
+        index entry (weight 0); a law the guide's matching topics point to
+        weighs 1 + their evidence more (`_guide_evidence`)."""
+        view, t, matched = self._scores(asked.slots, asked.eds)
+        weights = view.weight_any if asked.edition is None else view.weight_one
+        final = candidates.weighed(view, weights, t, self._guide_evidence(view, t, matched))
+        eligible = (matched > 0) & (weights != 0)
+        cols = self._cols
+        if asked.edition:
+            eligible &= view.edition == cols.editions.get(asked.edition, -2)
+        if asked.kind:
+            eligible &= view.kind == cols.kinds.get(asked.kind, -2)
+        if asked.cited is not None and view.local[asked.cited] >= 0:
+            eligible[view.local[asked.cited]] = False
+        return view, final, eligible
+
+    def _grouped(self, view: candidates.View, final: np.ndarray, cited: int | None, taken: np.ndarray,
+                 later: frozenset) -> tuple[list, int]:
+        """The entries the documents at `taken` make, in order (the cited
+        provision's group first), and how many of them are in their final
+        places (all but guide topics waiting for a law of `later`)."""
+        groups: dict[str, list[tuple[float, int, int]]] = {}  # group -> its members, best first
+        if cited is not None:
+            groups[self._group[cited]] = [(_CITED, 0, cited)]
+        group_of = self._group
+        for member in candidates.ranked(view, final, taken):
+            groups.setdefault(group_of[member[2]], []).append(member)
         ordered = list(groups.values())
         if self.ranking.second_entry:
             ordered = self._second_entries(ordered)
         if self.ranking.guide_evidence:
-            ordered = self._topics_after_their_laws(ordered)
-        terms_set = {t for s in prepared.slots for alt, _ in s.all() for t in alt}
-        out["total"] = len(ordered)
-        out["pages"] = (len(ordered) + limit - 1) // limit
-        for members in ordered[(page - 1) * limit: page * limit]:
-            out["results"].append(self._result(members, terms_set))
-        if not out["results"] and not out["message"]:
-            out["message"] = ("There are no more results: this page is past the last one." if ordered else
-                              "Nothing found. Try other words, or a citation such as 27B1.")
-        return out
+            return self._topics_after_their_laws(ordered, later)
+        return ordered, len(ordered)
 
-    def _weighted(self, scores: dict[int, float], edition: str | None, kind: str | None,
-                  cited: int | None) -> list[tuple[float, int, int]]:
-        """(score x weight, -order, document) of every scored document that may
-        be a result: of the edition and kind asked, not the one cited, not an
-        index entry (weight 0); a law the guide's matching topics point to
-        weighs 1 + their evidence more (`_guide_evidence`)."""
-        evidence = self._guide_evidence(scores)
-        weights = self._weight_any if edition is None else self._weight_one
-        neg_ord, evidence_law = self._neg_ord, self._evidence_law
-        items = scores.items()
-        if edition or kind or cited is not None:
-            edition_of, kind_of = self._edition_of, self._kind_of
-            items = [(d, sc) for d, sc in items if (not edition or edition_of[d] == edition)
-                     and (not kind or kind_of[d] == kind) and d != cited]
-        # one comprehension, as it runs for every matching document; a law
-        # with no evidence is weighed as weight x (1 + 0.0), i.e. weight
-        return [(sc * (weights[d] * (1 + evidence[law])) if (law := evidence_law[d]) in evidence
-                 else sc * weights[d], neg_ord[d], d)
-                for d, sc in items if weights[d]]
+    def _laws_left(self, view: candidates.View, left: np.ndarray) -> frozenset:
+        """The laws of the guide's family with a matching document `left` out
+        of the candidates: each heads an entry somewhere after theirs."""
+        laws = view.law[left]
+        return frozenset(np.unique(laws[laws >= 0]).tolist())
 
-    def _result(self, members: list[tuple[float, int, int]], terms_set: set[str]) -> dict:
+    def _entry_count(self, view: candidates.View, final: np.ndarray, eligible: np.ndarray,
+                     cited: int | None) -> int:
+        """How many entries every matching document makes: one per group (the
+        cited provision's included), and one more for each group with a
+        second entry (`_second_entries`: a member of the head's edition, not
+        above or below it, scoring at least `second_entry` of it)."""
+        at = np.flatnonzero(eligible)
+        cited_code = int(self._cols.group[cited]) if cited is not None else -1
+        sizes = np.bincount(view.group[at], minlength=cited_code + 1)
+        count = int(np.count_nonzero(sizes)) + (cited is not None and not sizes[cited_code])
+        share = self.ranking.second_entry
+        if not share or not len(at):
+            return count
+        # a group splits only with two members at or over its bar (share x its best score)
+        codes, sc = view.group[at], final[at]
+        top = np.zeros(len(sizes))
+        np.maximum.at(top, codes, sc)
+        over = at[sc >= share * top[codes]]
+        twice = np.bincount(view.group[over], minlength=len(sizes)) > 1
+        if cited is not None:
+            twice[cited_code] = False  # the cited provision heads its group: never split
+        return count + candidates.split_groups(view, final, over[twice[view.group[over]]])
+
+    def _whole_entries(self, view: candidates.View, final: np.ndarray, eligible: np.ndarray, left: np.ndarray,
+                       cited: int | None, shown: list, ordered: list) -> list[tuple[list, int]]:
+        """`shown` (entries made from the candidates, of `ordered`) with what
+        `_result` shows of their members, (members, how many), as every
+        matching document makes them.  An entry whose group has no member
+        `left` out of the candidates is whole already.  One whose group the
+        candidates did not split and that cannot split further down (every
+        member left scores under its bar) keeps its first members (those
+        left score less: the best of them follow when it has too few to
+        show) and counts the others.  Any other is made again from every matching
+        document of its group, and split as `_second_entries` splits it."""
+        group = self._cols.group
+        at = np.flatnonzero(left)
+        codes = view.group[at]
+        n = max(int(codes.max(initial=-1)), max((int(group[m[0][2]]) for m in shown), default=-1)) + 1
+        left_count = np.bincount(codes, minlength=n)
+        left_top = np.zeros(n)
+        np.maximum.at(left_top, codes, final[at])
+        split = Counter(int(group[m[0][2]]) for m in ordered)
+        share = self.ranking.second_entry
+        out, again = [], set()
+        for members in shown:
+            g = int(group[members[0][2]])
+            if not left_count[g]:
+                out.append((members, len(members)))
+            elif split[g] == 1 and (not share or share * members[0][0] > left_top[g]):
+                size = len(members) + int(left_count[g])
+                if len(members) <= MORE_PER_GROUP:  # the best of those left follow
+                    members = members + candidates.ranked(view, final, at[codes == g])[:1 + MORE_PER_GROUP - len(members)]
+                out.append((members, size))
+            else:
+                out.append(None)
+                again.add(g)
+        if not again:
+            return out
+        codes = np.fromiter(again, np.int64, len(again))
+        groups: dict[str, list[tuple[float, int, int]]] = {}
+        if cited is not None and self._cols.group[cited] in codes:
+            groups[self._group[cited]] = [(_CITED, 0, cited)]
+        for member in candidates.ranked(view, final, np.flatnonzero(eligible & np.isin(view.group, codes))):
+            groups.setdefault(self._group[member[2]], []).append(member)
+        whole = list(groups.values())
+        if self.ranking.second_entry:
+            whole = self._second_entries(whole)
+        by_head = {members[0][2]: members for members in whole}
+        return [found or (by_head[members[0][2]], len(by_head[members[0][2]]))
+                for found, members in zip(out, shown)]
+
+    def _result(self, members: list[tuple[float, int, int]], terms_set: set[str], size: int) -> dict:
+        """What a result entry shows: its head, and the next MORE_PER_GROUP of
+        its `size` members (`members` holds the first ones at least)."""
         score, _, d = members[0]
         doc = self.stored(d)
         text = doc.get("text") or ""
@@ -919,7 +1090,7 @@ class Searcher:
             more.append({"edition": o["edition"], "provision": o["provision"],
                          "heading": o.get("heading") or "", "url": o["url"]})
         result["more"] = more
-        result["more_count"] = max(0, len(members) - 1 - MORE_PER_GROUP)
+        result["more_count"] = max(0, size - 1 - MORE_PER_GROUP)
         return result
 
 
@@ -991,16 +1162,15 @@ def _alternation(words: set[str]) -> str:
     return branch(root)
 
 
-def _having_all(posts: list[tuple[dict, dict]]) -> set[int]:
+def _having_all(posts: list[tuple[np.ndarray, tuple]]) -> tuple[np.ndarray, list[list[int]]]:
     """The documents in every one of `posts` (one shard's postings of
-    several terms), the shortest list first."""
-    if not all(sc for sc, _ in posts):
-        return set()
-    lists = sorted((sc for sc, _ in posts), key=len)
-    docs = set(lists[0])
-    for sc in lists[1:]:
-        docs &= sc.keys()
-    return docs
+    several terms), ascending, and where each is in each of the postings."""
+    if not posts or not all(len(ids) for ids, _ in posts):  # most fields lack one of the words
+        return _NO_POSTINGS[0], [[] for _ in posts]
+    docs = posts[0][0]
+    for ids, _ in posts[1:]:
+        docs = np.intersect1d(docs, ids, assume_unique=True)
+    return docs, [np.searchsorted(ids, docs).tolist() for ids, _ in posts]
 
 
 def _in_order(positions: list[tuple], slop: int) -> bool:
@@ -1017,6 +1187,17 @@ def _in_order(positions: list[tuple], slop: int) -> bool:
         if ok:
             return True
     return False
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What a search ranks: the query's slots, in the shards of `eds`, for
+    results of `edition` and `kind` (None: any), the cited provision apart."""
+    slots: list[Slot]
+    eds: tuple[str, ...]
+    edition: str | None
+    kind: str | None
+    cited: int | None
 
 
 # --- snippets -----------------------------------------------------------------
