@@ -11,20 +11,19 @@ from laws import build as build_mod
 from laws.build import build, current_store, is_stale
 from laws.model import SourceError
 
-from conftest import CORPUS
+from conftest import CORPUS, copy_build, shared_lines
 
 
 @pytest.fixture()
-def built_copy(corpus, tmp_path):
-    """The copy, built once into its own data directory."""
-    data = tmp_path / "data"
-    build(corpus, data, echo=lambda *_: None)
-    return corpus, data
+def built_copy(corpus, built, tmp_path):
+    """The copy, with a data directory of its own holding a copy of the
+    session's build of the same corpus (as good as built from the copy: a
+    store records the corpus's content, not its folder), to build over."""
+    return corpus, copy_build(built, tmp_path / "data")
 
 
-def test_summary_has_one_line_per_edition(corpus, tmp_path):
-    lines: list[str] = []
-    build(corpus, tmp_path / "data", echo=lines.append)
+def test_summary_has_one_line_per_edition(built):
+    lines = shared_lines(built)  # what the session's build of the corpus printed
     # the build says which curated alignments the aligner no longer needs
     notes = [line for line in lines if line.startswith("override ")]
     assert all(line.endswith("is unnecessary: the aligner finds it from the text") for line in notes)

@@ -22,7 +22,7 @@ from laws import store
 from laws.build import BuildError, build, current_store
 from laws.model import SourceError
 
-from conftest import CORPUS
+from conftest import CORPUS, copy_build
 
 SLIDES = "000_f79d4105db5f19c6.txt"
 GUIDE = "001_c10fccc6a02ee89d.txt"
@@ -37,11 +37,11 @@ def quiet(*_a):
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """The real corpus, built once: the store every damaged build must leave served."""
-    data = tmp_path_factory.mktemp("served") / "data"
-    build(CORPUS, data, echo=quiet)
-    return data
+def served(built, tmp_path_factory):
+    """The real corpus built (a copy of the session's build, this module's
+    own, since the damaged builds run in it): the store every damaged build
+    must leave served."""
+    return copy_build(built, tmp_path_factory.mktemp("served") / "data")
 
 
 @pytest.fixture()

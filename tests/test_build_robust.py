@@ -19,7 +19,7 @@ from laws import datadir
 from laws.build import BuildError, build, current_store
 from laws.model import SourceError
 
-from conftest import CORPUS, ROOT
+from conftest import ROOT, copy_build
 
 SLIDES = "000_f79d4105db5f19c6.txt"
 
@@ -29,10 +29,11 @@ def quiet(*_a):
 
 
 @pytest.fixture()
-def built_copy(corpus, tmp_path):
-    data = tmp_path / "data"
-    build(corpus, data, echo=quiet)
-    return corpus, data
+def built_copy(corpus, built, tmp_path):
+    """A copy of the corpus and a data directory of its own serving a copy
+    of the session's build of it (a store records the corpus's content, not
+    its folder), for a test to build over."""
+    return corpus, copy_build(built, tmp_path / "data")
 
 
 def _served(data: Path) -> str:

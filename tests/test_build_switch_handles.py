@@ -12,7 +12,7 @@ import pytest
 
 from laws.build import build
 
-from conftest import CORPUS
+from conftest import CORPUS, copy_build
 
 FDS = Path("/proc/self/fd")
 
@@ -38,11 +38,18 @@ def open_under(folder: Path) -> list[str]:
     return sorted(out)
 
 
-def test_no_file_of_a_build_stays_open_between_requests_or_after_rebuilds(tmp_path):
+def served_first(built: Path, data: Path) -> Path:
+    """The folder of the build `data` serves: a copy of the session's build
+    of the corpus (the rebuilds below are the builds under test)."""
+    copy_build(built, data)
+    return data / os.readlink(data / "current")
+
+
+def test_no_file_of_a_build_stays_open_between_requests_or_after_rebuilds(built, tmp_path):
     from app import create_app
 
     data = tmp_path / "data"
-    first = build(CORPUS, data, echo=quiet).path
+    first = served_first(built, data)
     app = create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(CORPUS)})
     client = app.test_client()
     for url in ("/api/search?q=revoke", "/search?q=lead+out+of+turn", "/2017/law/12", "/api/laws/2007/12"):
@@ -58,11 +65,11 @@ def test_no_file_of_a_build_stays_open_between_requests_or_after_rebuilds(tmp_pa
     assert [open_under(b) for b in (first, second, third)] == [[], [], []]
 
 
-def test_a_search_begun_on_the_old_build_finishes_with_it(tmp_path):
+def test_a_search_begun_on_the_old_build_finishes_with_it(built, tmp_path):
     from search.query import Searcher
 
     data = tmp_path / "data"
-    first = build(CORPUS, data, echo=quiet).path
+    first = served_first(built, data)
     old = Searcher.open(first / "index")
     before = [r["url"] for r in old.search("revoke")["results"]]
     second = build(CORPUS, data, echo=quiet).path

@@ -16,10 +16,10 @@ import shutil
 import pytest
 
 from laws import compare, manifest, store
-from laws.build import build, current_store
+from laws.build import current_store
 from laws.corrections import Corrections
 from laws.parsers import get
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, shared_build
 
 SOURCE_2017 = "acbl-2017-laws.txt"
 NEW_FILE = "005_laws_2027_test.txt"
@@ -101,9 +101,8 @@ def store_2027(tmp_path_factory):
 
     with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
         f.write(manifest_2027("33-41", "2017 Laws 33-40 transcribed, with three changes"))
-    data = tmp_path_factory.mktemp("data")
-    build(corpus, data, echo=lambda *_: None)
-    conn = store.connect(current_store(data))
+    # built once in the session: the modules that import this fixture share it
+    conn = store.connect(current_store(shared_build(tmp_path_factory, corpus)))
     yield conn
     conn.close()
 

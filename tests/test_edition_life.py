@@ -22,7 +22,7 @@ from laws import manifest, queries, store
 from laws.build import build, current_store, failure, is_stale
 from laws.checkers import codes as checker_codes
 from laws.model import SourceError
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, shared_build, shared_lines
 
 BEFORE, ON_THE_DAY = "2027-06-15", "2027-09-01"
 
@@ -226,26 +226,28 @@ def corpus_2027(tmp_path_factory):
     return corpus
 
 
-def _site(corpus, data, today):
+def _site(corpus, tmp_path_factory, today):
+    """(an app serving the corpus built as of `today`, the build's last
+    line): the session's one build of it, shared with the other modules that
+    import these fixtures."""
     from app import create_app
 
+    data = shared_build(tmp_path_factory, corpus, today=today)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("LAWS_TODAY", today)
         mp.delenv("LAWS_IN_FORCE", raising=False)
-        lines: list[str] = []
-        build(corpus, data, echo=lines.append)
         app = create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
-    return app, lines[-1]
+    return app, shared_lines(data)[-1]
 
 
 @pytest.fixture(scope="module")
 def before(corpus_2027, tmp_path_factory):
-    return _site(corpus_2027, tmp_path_factory.mktemp("data-before"), BEFORE)
+    return _site(corpus_2027, tmp_path_factory, BEFORE)
 
 
 @pytest.fixture(scope="module")
 def on_the_day(corpus_2027, tmp_path_factory):
-    return _site(corpus_2027, tmp_path_factory.mktemp("data-on-the-day"), ON_THE_DAY)
+    return _site(corpus_2027, tmp_path_factory, ON_THE_DAY)
 
 
 def home_cards(client) -> list[tuple[str, str | None]]:

@@ -36,14 +36,11 @@ CLIENT_TIMEOUT = 3  # the test server's client timeouts (production: 10 s)
 
 @pytest.fixture(scope="module")
 def prerendered(tmp_path_factory):
-    """A build as the build command makes it, its pages pre-rendered."""
-    from app import build_all, create_app
+    """A build as the build command makes it, its pages pre-rendered: the
+    session's one such build (tests/test_prerender.py reads it too)."""
+    from conftest import shared_build
 
-    from conftest import CORPUS
-
-    data = tmp_path_factory.mktemp("front")
-    build_all(create_app({"DATA_DIR": str(data)}), CORPUS, data, echo=lambda *_: None)
-    return data
+    return shared_build(tmp_path_factory, pages=True)
 
 
 @pytest.fixture(scope="module")

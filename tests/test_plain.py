@@ -11,13 +11,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from rapidfuzz import fuzz, utils
+from rapidfuzz import fuzz, process, utils
 from whoosh.analysis import STOP_WORDS
 
 from laws import plain
 from laws.build import BuildError, build
 from laws.model import SourceError
 from search.evaluate import HELDOUT, load_heldout
+
+from conftest import shared_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
@@ -134,21 +136,19 @@ def corpus_copy(tmp_path) -> Path:
     return dst
 
 
-def test_the_build_reports_coverage_per_edition(tmp_path, corpus_copy):
-    lines: list[str] = []
-    build(corpus_copy, tmp_path / "data", echo=lines.append)
+def test_the_build_reports_coverage_per_edition(built):
+    lines = shared_lines(built)  # what the session's build of the corpus printed
     got = {line.split(":")[0]: re.search(r"glosses: \d+ of \d+, \d+ stale", line) for line in lines if ":" in line}
     assert got["2017"][0] == "glosses: 663 of 663, 0 stale"
     assert got["2007"][0] == "glosses: 608 of 608, 0 stale"
     assert got["1993-rubber"] is None  # out of scope: no folder, no line
 
 
-def test_a_source_changed_under_a_same_as_entry_makes_it_stale_not_an_error(tmp_path, corpus_copy):
+def test_a_source_changed_under_a_same_as_entry_makes_it_stale_not_an_error(tmp_path, corpus_copy, built):
     """A new reading of a source (a correction, a new printing) must not stop
     the build because a gloss was written for the old one."""
     assert entries("2007")["76A1"].same_as == "2017:76A1"
-    lines: list[str] = []
-    build(corpus_copy, tmp_path / "data", echo=lines.append)
+    lines = shared_lines(built)  # the session's build of the corpus as it is
     assert "glosses: 608 of 608, 0 stale" in lines[0]
     source = next(corpus_copy.glob("000_*.txt"))
     raw = source.read_text(encoding="utf-8")
@@ -254,21 +254,55 @@ def copies(gloss: str, question: str) -> tuple[list, int] | None:
     return (shared, score) if shared or (score >= 90 and comparable) else None
 
 
+def may_copy(text: str, questions: list[str], fives: dict[tuple[str, ...], set[int]]) -> list[int]:
+    """The indexes of the `questions` that `copies` could find `text`
+    repeats, in order: those sharing a run of five content words with it
+    (`fives`: each run's questions) and those its token_set_ratio puts at 89
+    or more (rapidfuzz scoring them all in one call, in C, rather than a
+    call from Python per pair; 89, not 90, as `copies` rounds).  `copies`
+    still judges each one; this only spares it the pairs it cannot count."""
+    near = process.extract(utils.default_process(text), questions, scorer=fuzz.token_set_ratio,
+                           processor=utils.default_process, score_cutoff=89, limit=None)
+    shared = {j for run in _fives(_content(text)) for j in fives.get(run, ())}
+    return sorted(shared | {j for _, _, j in near})
+
+
 def test_no_gloss_repeats_a_held_out_question():
     """No gloss shares five consecutive content words with a held-out
     question, nor scores 90 or more on token_set_ratio against one (see
     `copies`).  Each text of an entry is compared: its plain sentence and each
     of its situations."""
     questions = [q.text for q in load_heldout(HELDOUT)]
+    fives: dict[tuple[str, ...], set[int]] = {}
+    for j, q in enumerate(questions):
+        for run in _fives(_content(q)):
+            fives.setdefault(run, set()).add(j)
     found = []
     for edition in EDITIONS:
         for pid, g in entries(edition).items():
             for text in (g.plain, *g.situations):
-                for q in questions:
+                for q in (questions[j] for j in may_copy(text, questions, fives)):
                     hit = copies(text, q)
                     if hit:
                         found.append((edition, pid, text, q, *hit))
     assert found == []
+
+
+def test_may_copy_keeps_every_question_copies_finds():
+    """The held-out check asks `copies` only about what `may_copy` keeps: on
+    texts that do repeat questions (each question cut, padded or given
+    another word), it keeps every one `copies` finds."""
+    questions = [q.text for q in load_heldout(HELDOUT)]
+    fives: dict[tuple[str, ...], set[int]] = {}
+    for j, q in enumerate(questions):
+        for run in _fives(_content(q)):
+            fives.setdefault(run, set()).add(j)
+    texts = [f(q) for q in questions[:40] for f in (
+        lambda q: q, lambda q: q.rsplit(" ", 1)[0], lambda q: f"{q} and what then", lambda q: q.replace(" ", " the ", 1))]
+    found = [(t, j) for t in texts for j, q in enumerate(questions) if copies(t, q)]
+    kept = [(t, j) for t in texts for j in may_copy(t, questions, fives) if copies(t, questions[j])]
+    assert [(q, j) for j, q in enumerate(questions[:40]) if (q, j) not in found] == []  # each copies itself
+    assert kept == found
 
 
 def test_copies_finds_a_copy_and_passes_a_subset():

@@ -6,7 +6,8 @@ lists are the build's files; pages made by other code are rendered instead
 served stays.
 
 The build here is the build command's own (`app.build_all`, which
-`flask --app app build` runs), into a folder of this module's."""
+`flask --app app build` runs): the session's one build of the corpus with its
+pages (conftest.shared_build), which the front server's tests serve too."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, shared_build
 
 BROWSERS = ["br, gzip", "gzip", ""]  # what a browser, an old client and curl accept
 KINDS = {  # one page of each kind, as the site links to it
@@ -37,16 +38,12 @@ def _app(data: Path, **config):
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """(data dir, an app serving the pages from their files with the page
-    cache off, one rendering every page, one with the cache on).  The apps
-    are made just before the build (by a fifth): their code is the build's
-    even while other files of the tree are being edited."""
-    import app as app_module
-
-    data = tmp_path_factory.mktemp("prerendered")
+    cache off, one rendering every page, one with the cache on).  The build
+    is made once in the session, by an app made as `_app` makes them."""
+    data = shared_build(tmp_path_factory, pages=True)
     files = _app(data, PAGE_CACHE_MB=0)
     rendered = _app(data, PAGE_CACHE_MB=0, PAGE_FILES=False)
     kept = _app(data, PAGE_CACHE_MB=24)
-    app_module.build_all(_app(data), CORPUS, data, echo=lambda *_: None)
     return data, files, rendered, kept
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from laws.build import build
+from conftest import copy_build, shared_build
 from test_browser import CHROMIUM, browser, cut_off, serve, wait_kept_offline, wait_until  # noqa: F401 (browser: the shared fixture)
 from test_edition_life import BEFORE, ON_THE_DAY, corpus_2027  # noqa: F401 (fixture)
 from test_offline_kit_browser import held, phone
@@ -26,16 +27,24 @@ def _build(corpus, data, today):
         build(corpus, data, echo=lambda *_: None)
 
 
+def _served_before(corpus, tmp_path_factory, data):
+    """`data` serving the corpus as built before the day 2027 takes effect: a
+    copy of the session's build of it (the rebuild on the day, in place, is
+    the build under test)."""
+    copy_build(shared_build(tmp_path_factory, corpus, today=BEFORE), data)
+
+
 def _offer(pg) -> dict:
     return pg.evaluate("""() => caches.open('lawbook-meta').then(c => c.match('/offline/switched'))
         .then(r => r ? r.json() : null)""")
 
 
-def test_after_the_switch_the_phone_keeps_the_new_code_and_offers_the_old(browser, corpus_2027, tmp_path):
+def test_after_the_switch_the_phone_keeps_the_new_code_and_offers_the_old(browser, corpus_2027, tmp_path,
+                                                                         tmp_path_factory):
     from app import create_app
 
     data = tmp_path / "data"
-    _build(corpus_2027, data, BEFORE)
+    _served_before(corpus_2027, tmp_path_factory, data)
     app = create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus_2027)})
     client = app.test_client()
     with serve(app) as (url, server):
@@ -93,11 +102,11 @@ def test_after_the_switch_the_phone_keeps_the_new_code_and_offers_the_old(browse
     assert not errors, errors
 
 
-def test_not_now_answers_the_offer(browser, corpus_2027, tmp_path):
+def test_not_now_answers_the_offer(browser, corpus_2027, tmp_path, tmp_path_factory):
     from app import create_app
 
     data = tmp_path / "data"
-    _build(corpus_2027, data, BEFORE)
+    _served_before(corpus_2027, tmp_path_factory, data)
     app = create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus_2027)})
     with serve(app) as (url, _server):
         ctx = phone(browser)
