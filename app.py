@@ -68,10 +68,20 @@ def build_all(app: Flask, corpus: Path, data: Path, echo=print, accept_shrink=()
     `cache`, `reuse_current`: as laws.build.build takes them (the build
     command and `python app.py` use the cache; `--no-cache` does not)."""
     from laws.build import build
-    from laws.web import prerender
 
     return build(corpus, data, echo=echo, accept_shrink=accept_shrink, cache=cache, reuse_current=reuse_current,
-                 before_switch=[("pages", lambda out: prerender.write(app, out))])
+                 before_switch=[("pages", lambda out: _pages(app, out))])
+
+
+def _pages(app: Flask, out: Path) -> list[str]:
+    """The build's pages pre-rendered (laws.web.prerender), and what that
+    says (how many were made and kept), for the build to print with its
+    other lines after the editions' summaries."""
+    from laws.web import prerender
+
+    said: list[str] = []
+    prerender.write(app, out, echo=said.append)
+    return said
 
 
 def main(argv: list[str] | None = None) -> int:

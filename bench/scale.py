@@ -111,7 +111,7 @@ def store_parts(conn) -> dict:
         base = tables.get(name, name)  # an index counts with its table
         if any(base == t or base.startswith(t + "_") for t in fts):
             return "search"
-        if base in ("alignments", "law_comparisons", "alignment_evidence", "alignment_overrides"):
+        if base in ("law_changes", "alignments", "law_comparisons", "alignment_evidence", "alignment_overrides"):
             return "comparisons"
         return "other"
     try:

@@ -442,7 +442,8 @@ def build(corpus_dir: Path, data_dir: Path, echo=print, accept_shrink=(), before
     pairs run on the finished build, under its final name, before it is
     switched in (the web layer's pre-rendered pages, given by the build
     command: this module imports nothing from it); one that raises stops
-    the build, which is then removed.
+    the build, which is then removed; the lines one returns (a list) are
+    printed with the build's notes.
 
     `cache`: reuse and keep parses, comparisons and the search index in
     data/cache (laws.buildcache); the store is the same as without.
@@ -551,8 +552,10 @@ def _build(corpus_dir: Path, data_dir: Path, echo, accept_shrink: set[str], befo
             tmp = final  # what to remove if a step below fails: nothing points at it yet
             for name, step in before_switch:
                 t4, c4 = time.perf_counter(), _cpu_time()
-                step(final)
+                said = step(final)
                 steps[name], cpu[name] = time.perf_counter() - t4, _cpu_time() - c4
+                # a step's lines are printed with the others, after the editions' summaries
+                notes.extend(said if isinstance(said, list) else [])
             previous = datadir.served(data_dir)
             datadir.switch(data_dir, final)
     except BaseException:

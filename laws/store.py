@@ -16,11 +16,12 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 8  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
+SCHEMA_VERSION = 9  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
 # 5: glosses (the plain-words layer); 6: an edition's life: editions.status, published,
 # in_force_from, superseded_by (in_force stays "the code in force", now resolved at build time);
 # 7: alignments' ops packed against the provisions' texts (ops_at, raw_at; raw_ops NULL when it is ops);
 # 8: carried_rulings, carried_cites (a new code's rulings carried through the comparison)
+# 9: a law's changes in one row of law_changes (alignments a view over it)
 DB_NAME = "laws.db"
 
 

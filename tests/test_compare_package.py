@@ -158,10 +158,10 @@ def test_stored_rows_of_law_34_are_what_the_build_wrote(db):
     law_row, align_rows = law_rows[0], rows
     assert law_row == dict(db.execute(
         "select * from law_comparisons where from_edition = '2007' and to_edition = '2017' and law = 34").fetchone())
-    # the store says each evidence once (alignment_evidence), the rows by its id
-    said = dict(db.execute("select id, text from alignment_evidence").fetchall())
-    assert align_rows == [dict(r, evidence=said[r["evidence"]]) for r in db.execute(
-        "select * from alignments where from_edition = '2007' and to_edition = '2017' and law = 34 order by ord")]
+    # the store says each evidence once (alignment_evidence), a law's rows in
+    # one row of law_changes by its id (stored.stored_rows reads them back)
+    assert align_rows == stored.stored_rows(db, "2007", "2017", 34)
+    assert db.execute("select count(*) = count(distinct text) from alignment_evidence").fetchone()[0] == 1
     assert {k: law_row[k] for k in ("status", "changed", "same", "refs", "title_ops", "summary")} == {
         "status": "changed", "changed": 1, "same": 0, "refs": '[["17E2", "17D3"]]', "title_ops": "[]",
         "summary": "1 provision changed; cross-reference 17E2 → 17D3"}

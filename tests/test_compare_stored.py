@@ -29,7 +29,7 @@ def test_every_stored_row_reads_back_to_the_word_ops_compared(db):
 
 
 def test_raw_ops_are_stored_only_where_they_differ(db):
-    packed = [r["raw_ops"] for r in db.execute("select raw_ops from alignments order by law, ord")]
+    packed = [r["raw_ops"] for n in range(1, 94) for r in stored.stored_rows(db, "2007", "2017", n)]
     rows = [r for n in range(1, 94) for r in _stored(db, n)]
     assert [p is None for p in packed] == [r["raw_ops"] == r["ops"] for r in rows]
 
@@ -40,8 +40,7 @@ def test_no_stored_row_keeps_the_words_its_provisions_hold(db):
     text, and what is stored is a small part of the ops in full."""
     literal, packed_bytes, full_bytes = 0, 0, 0
     for number in range(1, 94):
-        stored_rows = db.execute("select ops, raw_ops from alignments where from_edition = '2007' "
-                                 "and to_edition = '2017' and law = ? order by ord", [number]).fetchall()
+        stored_rows = stored.stored_rows(db, "2007", "2017", number)
         for s, r in zip(stored_rows, _stored(db, number)):
             for col in ("ops", "raw_ops"):
                 if s[col] is not None:

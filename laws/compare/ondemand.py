@@ -14,7 +14,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from laws.compare.stored import compare_pair_law, editions_by_id, read_store, unpack_rows
+from laws.compare.stored import compare_pair_law, editions_by_id, read_store, stored_rows, unpack_rows
 
 # Pairs not compared at build time are compared on first request, from the
 # read-only store (its provisions and its copy of the curated overrides, so
@@ -66,9 +66,8 @@ def _stored_law(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]
                        [old, new, number]).fetchone()
     if law is None:
         return None
-    rows = conn.execute("select * from alignments where from_edition = ? and to_edition = ? and law = ? "
-                        "order by ord", [old, new, number]).fetchall()
-    return dict(law), unpack_rows(conn, rows)  # the rows as compute_law gives them
+    # the rows as compute_law gives them (a law with no provisions has none)
+    return dict(law), unpack_rows(conn, stored_rows(conn, old, new, number) or [])
 
 
 def law_data(conn, old: str, new: str, number: int) -> tuple[dict, list[dict]] | None:

@@ -4,20 +4,27 @@ The fifth stage.  At build time successive codes of each family
 (`successive_pairs`: for each law, every code that has it against the next
 one that has it) are compared, each pair of codes aligned whole
 (`_compare_pair`, over `changes.compare_code`: a provision may move to
-another law, and such a change is kept under both laws) and written to four
-tables (`build`):
+another law, and such a change is kept under both laws) and written to the
+comparison tables (`build`):
 
     law_comparisons      one row per (older edition, newer edition, law): status,
                          counts, title change, changed cross-references
-    alignments           one row per change: the provisions on each side, status,
-                         similarity score, word ops on the corrected text (`ops`)
-                         and on the sources' raw readings (`raw_ops`), packed
-                         (`pack_ops`): the words the provisions table already
-                         holds are kept as lengths, not again as text;
-                         `unpack_rows` reads a row back as `_rows` made it
+    law_changes          one row per (older edition, newer edition, law): its
+                         changes (`rows`: the provisions on each side, status,
+                         whether the words changed; compact JSON a view reads)
+                         and what only a page draws (`detail`: similarity
+                         score, how, evidence, heading ops, and word ops on
+                         the corrected text and on the sources' raw readings,
+                         packed by `pack_ops`: the words the provisions table
+                         already holds are kept as lengths), compressed
+    alignments           a view over law_changes: one row per change, the
+                         columns other readers query (provisions, status)
     alignment_evidence   why provisions were paired, in words, each once
     alignment_overrides  the corpus's curated alignments (`overrides`), for
                          comparisons made later
+
+`stored_rows` reads a law's rows back as `_rows` made them, and
+`unpack_rows` as the web app reads them (the word ops themselves).
 
 `compare_pair_law` makes the rows of one law of one pair compared on its
 own: `ondemand` calls it for pairs not stored.  The build prints each curated
@@ -33,6 +40,7 @@ import functools
 import json
 import re
 import time
+import zlib
 from pathlib import Path
 
 from laws.compare.align import unnecessary_overrides, units
@@ -253,14 +261,19 @@ def provisions_of(row, side: str) -> list[str]:
 
 
 def unpack_rows(conn, rows: list) -> list[dict]:
-    """Stored alignments rows (`conn` the store) as `_rows` makes them for the
-    web app: `ops` and `raw_ops` the word ops, read back from the provisions'
-    texts."""
+    """Stored changes as `_rows` makes them for the web app: `ops` and
+    `raw_ops` the word ops, read back from the provisions' texts.  `rows`:
+    a law's rows as `stored_rows` reads them, or rows of the `alignments`
+    view (any columns with the key: from_edition, to_edition, law, ord)."""
     rows = [dict(r) for r in rows]
+    if rows and "ops" not in rows[0]:  # the view's rows: each law's stored rows, those asked for
+        laws: dict[tuple, dict[int, dict]] = {}
+        for r in rows:
+            key = (r["from_edition"], r["to_edition"], r["law"])
+            if key not in laws:
+                laws[key] = {x["ord"]: x for x in stored_rows(conn, *key) or []}
+        rows = [laws[(r["from_edition"], r["to_edition"], r["law"])][r["ord"]] for r in rows]
     sides = [(r["from_edition"], provisions_of(r, "from"), r["to_edition"], provisions_of(r, "to")) for r in rows]
-    ids = {r["evidence"] for r in rows if r["evidence"] is not None}
-    evidence = dict(conn.execute(f"select id, text from alignment_evidence where id in ({','.join('?' * len(ids))})",
-                                 list(ids)).fetchall()) if ids else {}
     want: dict[str, set] = {}
     for fe, fp, te, tp in sides:
         want.setdefault(fe, set()).update(fp)
@@ -273,7 +286,9 @@ def unpack_rows(conn, rows: list) -> list[dict]:
                 texts[(edition, pid)] = (text, raw)
             for pid, tables in _tables_text(conn, edition, ids).items():
                 texts[(edition, pid)] = _with_tables(*texts[(edition, pid)], tables)
+    out = []
     for r, (fe, fp, te, tp) in zip(rows, sides):
+        r = dict(r)
         old = [texts[(fe, pid)] for pid in fp]
         new = [texts[(te, pid)] for pid in tp]
         # the older side's text is read only for a delete kept as [at, n] (a nested list)
@@ -289,8 +304,114 @@ def unpack_rows(conn, rows: list) -> list[dict]:
         for side in ("from", "to"):
             if r[f"{side}_provisions"] is None:
                 r[f"{side}_provisions"] = _implied_json(r[f"{side}_provision"])
-        r["evidence"] = evidence.get(r["evidence"], "")
+        r["evidence"] = r["evidence"] or ""
+        out.append(r)
+    return out
+
+
+# --- a law's changes as the store keeps them ------------------------------------
+#
+# Twenty thousand change rows at thirty codes, each a row of two dozen
+# columns, were most of what the comparisons weigh: a law's changes are
+# kept in one row of `law_changes`.  `rows` holds what other readers query
+# (the `alignments` view: each change's provisions, status, whether its
+# words changed), one short JSON list a change, its defaults left out:
+#
+#     [from_provision, to_provision, status (its index in STATUSES), text_changed,
+#      from_law, to_law, from_provisions, to_provisions]
+#
+# a law null when it is the law's own (or there is no provision on that
+# side), a list of provisions null when it is its first one only
+# (`_implied`), nulls at the end dropped.  `detail` holds what only a page
+# draws, compressed (zlib): for each change, its `_DETAIL` fields as JSON.
+# `encode_law` checks every law by decoding it, so a stored law always
+# reads back to the very rows compared.
+
+_DETAIL = ("rev_ord", "part_of", "score", "how", "reason", "evidence", "minor",
+           "ops", "ops_at", "raw_ops", "raw_at", "heading_ops")
+_JSON_DETAIL = ("part_of", "ops", "raw_ops", "heading_ops")  # JSON text in a row, JSON values in `detail`
+_ROW_KEYS = ("from_edition", "to_edition", "law", "ord", "rev_ord", "from_law", "to_law", "from_provision",
+             "to_provision", "from_provisions", "to_provisions", "part_of", "status", "score", "how", "reason",
+             "evidence", "text_changed", "minor", "ops", "raw_ops", "ops_at", "raw_at", "heading_ops")
+
+
+def _own_law(provision: str | None, number: int) -> int | None:
+    return number if provision is not None else None
+
+
+def _slim(row: dict) -> list:
+    """A change's entry in `rows` (above)."""
+    law = row["law"]
+    out = [row["from_provision"], row["to_provision"], STATUSES.index(row["status"]), row["text_changed"],
+           None if row["from_law"] == _own_law(row["from_provision"], law) else row["from_law"],
+           None if row["to_law"] == _own_law(row["to_provision"], law) else row["to_law"],
+           None if row["from_provisions"] is None else json.loads(row["from_provisions"]),
+           None if row["to_provisions"] is None else json.loads(row["to_provisions"])]
+    while out[-1] is None:
+        out.pop()
+    return out
+
+
+def encode_law(rows: list[dict]) -> tuple[str, bytes]:
+    """(`rows`, `detail`) of one law's changes, `rows` packed as `_rows`
+    makes them for the build (evidence: an alignment_evidence id)."""
+    slim = _tight([_slim(r) for r in rows])
+    detail = zlib.compress(_tight([[json.loads(r[k]) if k in _JSON_DETAIL and r[k] is not None else r[k]
+                                    for k in _DETAIL] for r in rows]).encode("utf-8"), 9)
+    if rows and decode_law(rows[0]["from_edition"], rows[0]["to_edition"], rows[0]["law"], slim, detail) != rows:
+        raise ValueError(f"comparison {rows[0]['from_edition']} -> {rows[0]['to_edition']}, Law {rows[0]['law']}: "
+                         "its changes do not read back from the store's form")
+    return slim, detail
+
+
+def decode_law(old: str, new: str, number: int, slim: str, detail: bytes) -> list[dict]:
+    """One law's changes as `encode_law` was given them."""
+    out = []
+    for n, (entry, more) in enumerate(zip(json.loads(slim), json.loads(zlib.decompress(detail)))):
+        entry = entry + [None] * (8 - len(entry))
+        f, t, status, changed, fl, tl, fps, tps = entry
+        r = {"from_edition": old, "to_edition": new, "law": number, "ord": n,
+             "from_law": _own_law(f, number) if fl is None else fl,
+             "to_law": _own_law(t, number) if tl is None else tl,
+             "from_provision": f, "to_provision": t,
+             "from_provisions": None if fps is None else _json(fps),
+             "to_provisions": None if tps is None else _json(tps),
+             "status": STATUSES[status], "text_changed": changed}
+        for k, v in zip(_DETAIL, more):
+            if k in _JSON_DETAIL and not (k == "raw_ops" and v is None):  # raw_ops NULL: it is ops
+                v = (_tight if k in ("ops", "raw_ops") else _json)(v)
+            r[k] = v
+        out.append({k: r[k] for k in _ROW_KEYS})
+    return out
+
+
+def stored_rows(conn, old: str, new: str, number: int) -> list[dict] | None:
+    """A stored law's changes as `_rows` makes them for the build (packed
+    ops), with each evidence in words; None when the store has not that law
+    of that pair."""
+    found = conn.execute("select rows, detail from law_changes where from_edition = ? and to_edition = ? and law = ?",
+                         [old, new, number]).fetchone()
+    if found is None:
+        return None
+    rows = decode_law(old, new, number, found[0], found[1])
+    ids = {r["evidence"] for r in rows if r["evidence"] is not None}
+    said = dict(conn.execute(f"select id, text from alignment_evidence where id in ({','.join('?' * len(ids))})",
+                             list(ids)).fetchall()) if ids else {}
+    for r in rows:
+        r["evidence"] = said.get(r["evidence"]) if r["evidence"] is not None else None
     return rows
+
+
+def _law_changes(align_rows: list[dict]) -> list[dict]:
+    """The `law_changes` rows of the build's change rows (a law's in order)."""
+    by_law: dict[tuple, list[dict]] = {}
+    for r in align_rows:
+        by_law.setdefault((r["from_edition"], r["to_edition"], r["law"]), []).append(r)
+    out = []
+    for (old, new, number), rows in by_law.items():
+        slim, detail = encode_law(sorted(rows, key=lambda r: r["ord"]))
+        out.append({"from_edition": old, "to_edition": new, "law": number, "rows": slim, "detail": detail})
+    return out
 
 
 def _plain(texts: list[tuple[str, str]]) -> tuple[str, ...]:
@@ -434,7 +555,7 @@ def build(db, corpus_dir: Path, pair_map=None) -> dict:
     for r in align_rows:
         r["evidence"] = said.get(r["evidence"])
     _insert(conn, "alignment_evidence", [{"id": n, "text": text} for text, n in said.items()])
-    for table, rows in (("law_comparisons", law_rows), ("alignments", align_rows)):
+    for table, rows in (("law_comparisons", law_rows), ("law_changes", _law_changes(align_rows))):
         _insert(conn, table, rows)
     conn.commit()
     figures["seconds"] = round(time.perf_counter() - t0, 3)
@@ -442,36 +563,33 @@ def build(db, corpus_dir: Path, pair_map=None) -> dict:
 
 
 def _create_tables(db) -> None:
-    """The four tables, made anew (a build writes a fresh store, but a test
-    may build into one in place)."""
+    """The comparison tables, made anew (a build writes a fresh store, but a
+    test may build into one in place)."""
     conn = db.conn
-    for table in ("alignments", "alignment_evidence", "law_comparisons", "alignment_overrides"):
-        conn.execute(f"drop table if exists {table}")
-    db["law_comparisons"].create({
-        "from_edition": str, "to_edition": str, "law": int, "status": str,
-        "title_from": str, "title_to": str, "title_ops": str,
-        **{status: int for status in STATUSES},
-        "incoming": str,  # JSON {status: n}: changes from another law, also counted in that law
-        "refs": str,  # JSON [[old, new], ...]: cross-references changed in place
-        "summary": str,
-    }, pk=("from_edition", "to_edition", "law"))
+    kinds = dict(conn.execute("select name, type from sqlite_master"))
+    for name in ("alignments", "law_changes", "alignment_evidence", "law_comparisons", "alignment_overrides"):
+        if name in kinds:  # alignments was a table before it was a view
+            conn.execute(f"drop {kinds[name]} {name}")
     # without rowid: the table is its primary key's tree, not a second copy
-    # of the key beside it (a seventh of the table at thirty codes).  Read by
-    # that key only (a law of a pair; a law's history finds its pairs in
-    # law_comparisons first), so no other index.
-    conn.execute("""create table alignments (
-        from_edition text, to_edition text, law integer, ord integer, rev_ord integer,
-        from_law integer, to_law integer,  -- the laws of either side: they differ for a move across laws
-        from_provision text, to_provision text,
-        from_provisions text, to_provisions text,  -- JSON lists (N:M groups); NULL: the first one only
-        part_of text,  -- JSON {"from_provisions", "to_provisions"} of a split or merge, or null
-        status text, score float, how text, reason text,
-        evidence integer,  -- alignment_evidence.id: why the provisions were paired, in words
-        text_changed integer, minor integer,
-        ops text, raw_ops text,  -- packed (pack_ops); raw_ops NULL when it is ops
-        ops_at integer, raw_at integer,  -- where the packed ops start in the newer side's text
-        heading_ops text,  -- JSON [[op, text], ...]
-        primary key (from_edition, to_edition, law, ord)) without rowid""")
+    # of the key beside it (short rows, read by that key or a pair's)
+    counted = "".join(f"{status} integer, " for status in STATUSES)
+    conn.execute(f"""create table law_comparisons (
+        from_edition text, to_edition text, law integer, status text,
+        title_from text, title_to text, title_ops text, {counted}
+        incoming text,  -- JSON {{status: n}}: changes from another law, also counted in that law
+        refs text,  -- JSON [[old, new], ...]: cross-references changed in place
+        summary text,
+        primary key (from_edition, to_edition, law)) without rowid""")
+    # with a rowid, unlike law_comparisons: a row here is a whole law, often
+    # over a thousand bytes, and a table without one keeps whole rows in its
+    # inner pages and spills long rows onto pages of their own (law_changes
+    # took 1.29 MB that way at thirty codes, 1.20 MB with its key's index so)
+    conn.execute("""create table law_changes (
+        from_edition text, to_edition text, law integer,
+        rows text,  -- JSON: each change's provisions, status, whether its words changed (stored.encode_law)
+        detail blob,  -- zlib of JSON: what a page draws (score, evidence, word ops packed by stored.pack_ops)
+        primary key (from_edition, to_edition, law))""")
+    conn.execute(_ALIGNMENTS_VIEW)
     db["alignment_evidence"].create({"id": int, "text": str}, pk="id")
     # the corpus's curated alignments, kept in the store: comparisons made
     # later by the web app read the store only, never the corpus folder
@@ -479,6 +597,25 @@ def _create_tables(db) -> None:
         "from_edition": str, "to_edition": str, "law": int, "from_law": int, "to_law": int,
         "from_provisions": str, "to_provisions": str, "reason": str,  # JSON lists
     })
+
+
+def _entry(i: int) -> str:
+    return f"json_extract(j.value, '$[{i}]')"
+
+
+# one row a change, as the alignments table had them (the columns other
+# readers query: laws.rulings.carry, search.evaluate, anyone with sqlite3),
+# read from law_changes.rows (`_slim`); a list of provisions is NULL when it
+# is its first one only, as it was in the table
+_ALIGNMENTS_VIEW = f"""create view alignments as select
+    c.from_edition, c.to_edition, c.law, j.key as ord,
+    coalesce({_entry(4)}, case when {_entry(0)} is not null then c.law end) as from_law,
+    coalesce({_entry(5)}, case when {_entry(1)} is not null then c.law end) as to_law,
+    {_entry(0)} as from_provision, {_entry(1)} as to_provision,
+    {_entry(6)} as from_provisions, {_entry(7)} as to_provisions,
+    case {_entry(2)} {' '.join(f"when {i} then '{s}'" for i, s in enumerate(STATUSES))} end as status,
+    {_entry(3)} as text_changed
+    from law_changes c, json_each(c.rows) j"""
 
 
 def _insert(conn, table: str, rows: list[dict]) -> None:

@@ -31,7 +31,11 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
+import zlib
 from pathlib import Path
+
+import brotli
 
 DIR = "pages"
 KEY = "key.json"
@@ -64,6 +68,39 @@ def write_page(build: Path, address: str, etag: str, forms: dict[str, bytes]) ->
     path = build / DIR / "p" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(head + b"".join(bodies))
+    return name
+
+
+def same_page(previous: Path, address: str, etag: str, raw: bytes) -> bool:
+    """Whether the file for `address` in the build `previous` holds this very
+    page: its hash, and every form it stores read back to `raw` (reading
+    them back costs a small part of compressing them again)."""
+    found = open_page(previous, address)
+    if found is None or found.etag != etag or found.plain_size != len(raw):
+        return False
+    try:
+        forms = found.forms()
+        return forms is not None and forms["identity"] == raw and all(
+            decompress(forms[f], f) == raw for f in ("br", "gzip") if forms.get(f))
+    except (OSError, EOFError, ValueError, zlib.error, brotli.error):  # a damaged form: the page is made again
+        return False
+
+
+def decompress(data: bytes, form: str) -> bytes:
+    return brotli.decompress(data) if form == "br" else gzip.decompress(data)
+
+
+def keep_page(previous: Path, build: Path, address: str) -> str:
+    """The file for `address` in `previous` made the file of `build` too (a
+    second link to it, else a copy); returns its name.  Page files are
+    written once and never changed in place, so two builds may share one."""
+    name = file_name(address)
+    path = build / DIR / "p" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(previous / DIR / "p" / name, path)
+    except OSError:  # another file system, or links not allowed: a copy
+        shutil.copyfile(previous / DIR / "p" / name, path)
     return name
 
 

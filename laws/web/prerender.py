@@ -14,6 +14,12 @@ every law the two share, at the addresses the site links to).  Then the
 offline lists (/offline/pages.json, /offline/editions/<id>.json), made of
 the pages' hashes.  A page that fails to render stops the build with the
 address and the error; the store being served stays as it was.
+
+A rebuild renders every page again (what a page reads is not tracked, so
+only its HTML can say it is unchanged); a page whose HTML is the one in the
+build being served, made by the same code and assets, keeps that build's
+file (`pagefiles.same_page`, `keep_page`): its forms are read back and
+checked, not compressed again.
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ from pathlib import Path
 
 from flask import Flask, g, request, url_for
 
-from laws import compare, queries
+from laws import compare, datadir, queries
 from laws.build import BuildError
 from laws.web import pagefiles
 from laws.web.db import get_db
@@ -70,9 +76,10 @@ def render(app: Flask, build: Path, address: str):
         return made(html) if isinstance(html, str) else None
 
 
-def _render_some(shared: tuple[Flask, Path], chunk: list[str]) -> list[tuple[str, str, str]]:
-    """Render and write the pages of `chunk`: [(address, file name, etag)]."""
-    app, build = shared
+def _render_some(shared: tuple[Flask, Path, Path | None], chunk: list[str]) -> list[tuple[str, str, str, bool]]:
+    """Render and write the pages of `chunk`: [(address, file name, etag,
+    whether the previous build's file was kept)]."""
+    app, build, previous = shared
     out = []
     for address in chunk:
         try:
@@ -83,39 +90,65 @@ def _render_some(shared: tuple[Flask, Path], chunk: list[str]) -> list[tuple[str
             raise PrerenderError(f"pre-rendering {address} failed: {type(exc).__name__}: {exc}") from None
         if page is None:
             continue
+        if previous is not None and pagefiles.same_page(previous, address, page.etag, page.raw):
+            out.append((address, pagefiles.keep_page(previous, build, address), page.etag, True))
+            continue
         forms = {"identity": page.raw}
         if len(page.raw) >= MIN_COMPRESS:  # the forms pagecache.respond would make
             forms.update({e: encode(page.raw, e) for e in ENCODINGS})
-        out.append((address, pagefiles.write_page(build, address, page.etag, forms), page.etag))
+        out.append((address, pagefiles.write_page(build, address, page.etag, forms), page.etag, False))
     return out
+
+
+def _previous(build: Path, key: dict) -> Path | None:
+    """The build being served (the one this build replaces), when its pages
+    were made by this code from the same assets: a page of it whose HTML is
+    this page's is this page's file, byte for byte (`pagefiles.same_page`)."""
+    name = datadir.served(build.parent.parent)
+    if name is None or name == build.name:
+        return None
+    previous = build.parent / name
+    made = pagefiles.read_key(previous)
+    if not isinstance(made, dict) or (made.get("code"), made.get("assets")) != (key["code"], key["assets"]):
+        return None
+    return previous
 
 
 def _chunks(items: list[str], n: int) -> list[list[str]]:
     return [items[i::n] for i in range(n) if items[i::n]]
 
 
-def write(app: Flask, build: Path) -> dict[str, str]:
+def write(app: Flask, build: Path, echo=None) -> dict[str, str]:
     """Pre-render every page of `build` (a finished build's directory, not
-    yet served) and its offline lists; returns {address: etag}.  It prints
-    nothing: the build's last line gives the time it took ("pages")."""
+    yet served) and its offline lists; returns {address: etag}.  A page
+    rendered the same as in the build served keeps that build's file (its
+    compressed forms are not made again); `echo`, if given, is told how many
+    pages were made and how many kept.  The build's last line gives the time
+    it took ("pages")."""
     build = Path(build)
     with app.test_request_context("/"):
         g.build_dir = build
         urls = addresses()
         edition_ids = sorted(code_edition_ids())
+        key = page_key()
+    previous = _previous(build, key)
     # the pages are independent: spread over the cores (laws.workers), each
     # worker writing its own files; a few chunks a core evens out slow pages
-    done = fork_map(_render_some, _chunks(urls, 4 * cores()), shared=(app, build))
+    done = fork_map(_render_some, _chunks(urls, 4 * cores()), shared=(app, build, previous))
     written = [row for rows in done for row in rows]
     with app.test_request_context("/"):
         g.build_dir = build
         cache = page_cache()
-        for address, _, etag in written:  # the lists below are made of these hashes: render none again
+        for address, _, etag, _kept in written:  # the lists below are made of these hashes: render none again
             cache.remember(build.name, address, etag)
-        pagefiles.write_json(build, pagefiles.KEY, page_key())
+        pagefiles.write_json(build, pagefiles.KEY, key)
         _write_offline_lists(build, edition_ids)
-    pagefiles.write_json(build, pagefiles.INDEX, {a: {"file": f, "etag": e} for a, f, e in written})
-    return {a: e for a, _, e in written}
+    pagefiles.write_json(build, pagefiles.INDEX, {a: {"file": f, "etag": e} for a, f, e, _kept in written})
+    if echo is not None:
+        kept = sum(1 for row in written if row[3])
+        echo(f"pages: {len(written) - kept} made, {kept} kept from build {previous.name}" if previous is not None
+             else f"pages: {len(written)} made, 0 kept (no build served with pages of this code)")
+    return {a: e for a, _, e, _kept in written}
 
 
 def _write_offline_lists(build: Path, edition_ids: list[str]) -> None:
