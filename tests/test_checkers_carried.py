@@ -8,7 +8,8 @@ the build carried 2017's checker cites into it through the comparison
 followed is 2027's provision; one awaiting review is 2017's, written
 "2017:78B", and the reply says `carried_from`, `reviewed`, `review` as a
 carried ruling's does.  Also here: the record's right to appeal, a carried
-tree's sentences, and the OpenAPI document's editions.
+tree's sentences, the OpenAPI document's editions, and the checkers carried
+on into tests/test_rulings_carried.py's made-up 2031 (2017 -> 2027 -> 2031).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import html
 import json
 import re
 import shutil
+import sqlite3
 
 import jsonschema
 import pytest
@@ -26,7 +28,7 @@ from laws.checkers import registry
 from laws.rulings import carry
 from tests.test_browser import CHROMIUM, browser, serve, watched_page  # noqa: F401 (the shared browser)
 from tests.test_edition_life import ON_THE_DAY, before, corpus_2027, on_the_day  # noqa: F401 (the shared 2027)
-from tests.test_rulings_carried import _store
+from tests.test_rulings_carried import _store, after_2031  # noqa: F401 (the shared 2031)
 
 IMPS = {"difference": 450}
 IMPS_2027 = {"result": {"difference": 450, "imps": 10, "band": "430–490"},
@@ -289,3 +291,158 @@ def test_a_kept_page_shows_the_note_and_the_older_codes_label_on_the_phone(brows
     assert (note, cite) == (
         "Checked by the 2017 rules carried into the 2027 Laws; not yet reviewed for 2027: 78B has no counterpart in "
         "the 2027 Laws.", ["/2017/law/78#78B", "Law 78B of the 2017 Laws (not yet reviewed for 2027)"])
+
+
+# --- carried on: 2017 -> 2027 -> 2031, 2031 in force --------------------------------------
+# tests/test_rulings_carried.py's made-up 2031 (2027's text, a word added to 35D), with no
+# checker data of its own: its checkers' data is 2027's carried data carried again
+
+IMPS_2031 = {**IMPS_2027, "edition": "2031", "carried_from": "2027",
+             "review": "not yet reviewed for 2031: 78B has no counterpart in the 2027 Laws"}
+
+
+def _phone_data(app, checker: str) -> dict:
+    page = app.test_client().get(f"/checkers/{checker}").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="checker-data">(.*?)</script>', page, re.S)[1])
+
+
+def test_carried_on_every_checker_is_offered_in_2031_first(after_2031):
+    listed = {c["id"]: c["editions"] for c in after_2031.test_client().get("/api/checkers").get_json()}
+    assert listed == {c.id: ["2031", "2027", "2017", "2007"] + (["1993-rubber"] if c.id in ("penalty-card", "revoke")
+                                                                else []) for c in registry.all_checkers()}
+
+
+def test_carried_on_every_checker_answers_its_example_in_2031_citing_2031_or_a_waiting_cite(after_2031, on_the_day):
+    """Each checker answers its registry example in 2031 as it answers it in
+    2027 on 2027's day (the 2017 rules, carried), each cite a 2031 provision
+    or an older code's with its note, and says it is not yet reviewed, note
+    by note."""
+    client, conn = after_2031.test_client(), _store(after_2031)
+    have = set(conn.execute("select edition, id from provisions").fetchall())
+    for c in registry.all_checkers():
+        body, earlier = _run(client, c.id, c.example), _run(on_the_day[0].test_client(), c.id, c.example)
+        notes = _phone_data(after_2031, c.id)["editions"]["2031"]["carried"]["notes"]
+        own = [x for x in body["cites"] if ":" not in x]
+        older = [tuple(x.split(":")) for x in body["cites"] if ":" in x]
+        assert (body["edition"], body["carried_from"], body["reviewed"], body["review"]) == (
+            "2031", "2027", False, "not yet reviewed for 2031: " + "; ".join(notes.values())), c.id
+        assert ([x for x in own if ("2031", x) not in have], [o for o in older if o not in have],
+                [o for o in older if ":".join(o) not in notes]) == ([], [], []), c.id
+        assert {o[0] for o in older} <= {"2017", "2027"}, c.id
+        # the code's title and its rulings' links name 2031 where they named 2027
+        assert json.dumps([body["result"], body["explanation"]]) == json.dumps(
+            [earlier["result"], earlier["explanation"]]).replace("2027", "2031"), c.id
+
+
+def test_carried_on_a_cite_followed_twice_is_2031s_and_one_followed_once_waits_as_2027s(after_2031):
+    body = _run(after_2031.test_client(), "auction", AFTER_FINAL_PASS)
+    # 35D followed 2017's into 2027 and had a word added in 2031: it waits as 2027's; Law 39 followed twice
+    assert body["cites"] == ["2017:17B", "2017:17C", "2017:18B", "2017:22A", "2027:35D", "39"]
+    assert (body["result"]["irregularity"]["cites"], body["result"]["ruling"]) == (
+        ["2027:35D", "39"], "/rulings/auction?edition=2031&dealer=N&calls=1H+P+P+P+P")
+    pending = ["17B", "17C", "18A", "18B", "18C", "18D", "18E", "19A1", "19B1", "19C", "19D", "22A", "22B", "27"]
+    assert (body["carried_from"], body["reviewed"], body["review"]) == (
+        "2027", False, "not yet reviewed for 2031: " + "; ".join(f"{p} {NOT_YET}" for p in pending)
+        + "; 35D's words changed")
+    page = after_2031.test_client().get("/checkers/auction?dealer=N&calls=1H+P+P+P+P&check=1").get_data(as_text=True)
+    cites = re.search(r'<ul class="cites">(.*?)</ul>', page, re.S)[1]
+    assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', cites)[-2:] == [
+        ("/2027/law/35#35D", "Law 35D of the 2027 Laws (not yet reviewed for 2031)"), ("/2031/law/39#39", "Law 39")]
+    # 2031's law pages link the checker where its cites followed twice (not 35D)
+    assert _store(after_2031).execute("select checker, provision from checker_cites where edition = '2031' "
+                                      "order by provision").fetchall() == [
+        ("auction", p) for p in ("35A", "35B", "35C", "36", "37", "38", "39")]
+
+
+def test_carried_on_a_checkers_cite_waiting_in_2027_still_waits_in_2031(after_2031):
+    assert _run(after_2031.test_client(), "imps", IMPS) == IMPS_2031
+    conn = _store(after_2031)
+
+    def waiting(edition):
+        return conn.execute("select node, from_edition, provision from carried_cites where edition = ? and "
+                            "period = 'checkers' and reviewed = 0 order by node, provision", [edition]).fetchall()
+    assert waiting("2031") == sorted([(node, "2027", f"{frm}:{pid}") for node, frm, pid in waiting("2027")]
+                                     + [("/auction", "2027", "35D")])
+    page = after_2031.test_client().get("/checkers/imps?difference=450&check=1").get_data(as_text=True)
+    note = re.search(r'<p class="review-note" id="review-note" role="note">(.*?)</p>', page, re.S)
+    assert _text(note[1]) == ("Checked by the 2027 rules carried into the 2031 Laws; not yet reviewed for 2031: "
+                              "78B has no counterpart in the 2027 Laws .")
+    cites = re.search(r'<ul class="cites">(.*?)</ul>', page, re.S)[1]
+    assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', cites) == [
+        ("/2017/law/78#78B", "Law 78B of the 2017 Laws (not yet reviewed for 2031)")]
+    assert _phone_data(after_2031, "imps")["editions"]["2031"] == {
+        "title": "Laws of Duplicate Bridge 2031 (test)", "tables": _phone_data(after_2031, "imps")["editions"]["2017"][
+            "tables"],
+        "entry": {"cites": ["2017:78B"], "law": {"imps": "2017:78B"}},
+        "cites": {"2017:78B": {"url": "/2017/law/78#78B", "heading": "International Matchpoint Scoring",
+                               "label": "Law 78B of the 2017 Laws (not yet reviewed for 2031)"}},
+        "carried": {"from": "2027", "notes": {"2017:78B": "78B has no counterpart in the 2027 Laws"}}}
+
+
+def test_carried_on_the_older_codes_reply_as_before(after_2031, before):
+    for checker, payload in (("auction", {**AFTER_FINAL_PASS, "edition": "2017"}),
+                             ("revoke", {"edition": "2007", "won_by": "offending player", "later_tricks": 2}),
+                             ("penalty-card", {**registry.get("penalty-card").example, "edition": "1993-rubber"})):
+        now = after_2031.test_client().post(f"/api/checkers/{checker}", json=payload)
+        earlier = before[0].test_client().post(f"/api/checkers/{checker}", json=payload)
+        assert (now.status_code, now.get_data()) == (earlier.status_code, earlier.get_data()), checker
+
+
+REVIEWS_2031 = """# a checker's cite and a guide link waiting since 2017, reviewed for 2031 by that name
+[[review]]
+provision = "2017:78B"
+decision = "replace"
+to = ["40B"]
+where = "checkers:/imps"
+reviewer = "A. Director"
+date = 2031-08-20
+
+[[review]]
+provision = "2017:33"
+decision = "accept"
+where = "guide:/topic:call-out-of-rotation"
+reviewer = "A. Director"
+date = 2031-08-21
+"""
+
+
+def test_carried_on_a_cite_waiting_since_2017_is_reviewed_for_2031_by_that_name(after_2031, tmp_path):
+    """Derived again with a 2031 reviews file (into a copy of the store, not a
+    new build): the imps checker's 2017:78B becomes 2031's 40B, reviewed, and
+    the guide's link to Law 33 goes to 2031."""
+    from types import SimpleNamespace
+
+    from laws.checkers import codes
+
+    (tmp_path / "reviews").mkdir()
+    (tmp_path / "reviews" / "2031.toml").write_text(REVIEWS_2031, encoding="utf-8")
+    conn = sqlite3.connect(":memory:")
+    _store(after_2031).backup(conn)
+    conn.execute("delete from carried_rulings")
+    conn.execute("delete from carried_cites")
+    conn.execute("delete from checker_cites where edition in ('2027', '2031')")
+    carry.build(SimpleNamespace(conn=conn), tmp_path, tmp_path)
+    data = codes.carried_data(conn)["2031"]
+    assert (data["checkers"]["imps"], data["carried"]["checkers"]["imps"]) == (
+        {"cites": ["40B"], "law": {"imps": "40B"}}, {"notes": {}})
+    assert conn.execute("select checker, provision, title from checker_cites where edition = '2031' and "
+                        "checker = 'imps'").fetchall() == [("imps", "40B", registry.get("imps").title)]
+    assert carry.guide_links(conn, "2031")[("topic:call-out-of-rotation", 33)] == "2031"
+
+
+@pytest.fixture(scope="module")
+def url_2031(after_2031):  # noqa: F811 (the fixture imported above)
+    with serve(after_2031) as (url, _server):
+        yield url
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
+@pytest.mark.parametrize("checker, payload", [("imps", IMPS), ("auction", AFTER_FINAL_PASS)])
+def test_carried_on_the_phone_rules_2031_as_the_server_does(browser, url_2031, after_2031, checker, payload):
+    with watched_page(browser) as page:
+        page.goto(f"{url_2031}/checkers/{checker}")
+        page.wait_for_function("() => window.LawbookCheckers")
+        got = page.evaluate("""([id, payload]) => LawbookCheckers.run(id, payload,
+            JSON.parse(document.getElementById('checker-data').textContent))""", [checker, payload])
+    assert got == _run(after_2031.test_client(), checker, payload)

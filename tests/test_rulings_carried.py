@@ -22,6 +22,7 @@ from laws import store
 from laws.build import build, current_store
 from laws.model import SourceError
 from laws.rulings import carry
+from tests.conftest import shared_build
 from tests.test_compare_new_edition import store_2027  # noqa: F401 (its 2027: 38B deleted, Law 41 rewritten)
 from tests.test_browser import CHROMIUM, browser, serve, watched_page  # noqa: F401 (the shared browser)
 from tests.test_edition_life import ON_THE_DAY, before, corpus_2027, on_the_day  # noqa: F401 (the shared 2027 code)
@@ -515,13 +516,16 @@ def test_the_phone_makes_a_carried_records_board_line_as_the_server_does(browser
 FILE_2031 = "006_laws_2031_test.txt"
 # the one change 2031 makes to the made-up 2027: a word added to 35D, which followed 2017's into 2027
 CHANGE_2031 = ("D. A call after the final pass of the auction.", "D. A call made after the final pass of the auction.")
+DATED_2031, DAY_2031 = "published = 2031-06-01\nin_force_from = 2031-09-01\n", "2031-09-01"
 
 
 @pytest.fixture(scope="module")
 def after_2031(corpus_2027, tmp_path_factory):  # noqa: F811 (the fixture imported above)
     """The made-up 2027 and a made-up 2031 (2027's text, 35D reworded), both
-    with no rulings of their own, built as of the day 2027 takes effect
-    (2031 published): 2031's rulings are 2027's carried on."""
+    with no rulings or checker data of their own, built as of the day 2031
+    takes effect: 2031's rulings, checkers and guide links are 2027's carried
+    on.  One build in the session (tests/conftest.py `shared_build`), shared
+    with tests/test_checkers_carried.py."""
     from app import create_app
     from tests.test_compare_new_edition import NEW_FILE, manifest_2027
 
@@ -530,15 +534,14 @@ def after_2031(corpus_2027, tmp_path_factory):  # noqa: F811 (the fixture import
     text = (corpus / NEW_FILE).read_text(encoding="utf-8")
     assert text.count(CHANGE_2031[0]) == 1
     (corpus / FILE_2031).write_text(text.replace(*CHANGE_2031), encoding="utf-8")
-    entry = manifest_2027("33-40", "The made-up 2027 with 35D reworded").replace(NEW_FILE, FILE_2031)
+    entry = manifest_2027("33-40", "The made-up 2027 with 35D reworded", DATED_2031).replace(NEW_FILE, FILE_2031)
     with open(corpus / "manifest.toml", "a", encoding="utf-8") as f:
         f.write(re.sub(r"\b2027\b", "2031", entry))
-    data = tmp_path_factory.mktemp("data-2031")
+    data = shared_build(tmp_path_factory, corpus, today=DAY_2031)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LAWS_TODAY", ON_THE_DAY)
+        mp.setenv("LAWS_TODAY", DAY_2031)
         mp.delenv("LAWS_IN_FORCE", raising=False)
-        build(corpus, data, echo=lambda _line: None)
-    return create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
+        return create_app({"TESTING": True, "DATA_DIR": str(data), "CORPUS_DIR": str(corpus)})
 
 
 def test_carried_on_a_cite_follows_each_comparison_or_waits_as_the_code_it_was_last_followed_in(after_2031):
@@ -633,3 +636,33 @@ def test_a_review_of_a_cite_waiting_since_an_older_code_that_cannot_apply(after_
     with pytest.raises(SourceError) as err:
         carry.derive(_store(after_2031), tmp_path)
     assert str(err.value) == f"reviews/2031.toml, {message}"
+
+
+def test_carried_on_the_guides_law_links_follow_or_stay_on_the_code_they_wait_in(after_2031):
+    """On the day 2031 takes effect, the guide (written for the 2017 Laws)
+    links in 2031 a law 2031 has word for word from 2027, which had it from
+    2017 (34, 36-39); 35, which followed into 2027 and had a word added in
+    2031, in 2027; 33, waiting since 2017 (its words changed in 2027), and
+    Laws 28-32, which 2027 lacks, in 2017."""
+    client = after_2031.test_client()
+    links = {topic: sorted(set(re.findall(r'href="(/[^"]*/law/\d+)[#"]',
+                                          client.get(f"/guide/topic:{topic}").get_data(as_text=True))))
+             for topic in ("call-out-of-rotation", "other-illegal-calls")}
+    assert links == {
+        "call-out-of-rotation": ["/2017/law/28", "/2017/law/29", "/2017/law/30", "/2017/law/31", "/2017/law/32",
+                                 "/2017/law/33", "/2031/law/34"],
+        "other-illegal-calls": ["/2027/law/35", "/2031/law/36", "/2031/law/37", "/2031/law/38", "/2031/law/39"]}
+    assert _store(after_2031).execute(
+        "select provision, from_edition, to_provisions, reviewed, change from carried_cites where edition = '2031' "
+        "and period = 'guide' and node = '/topic:call-out-of-rotation' and provision in ('2017:33', '34', '2017:31')"
+        " order by provision").fetchall() == [
+        ("2017:31", "2027", "[]", 0, "Law 31: not in the 2027 Laws"),
+        ("2017:33", "2027", "[]", 0, "2027: Law 33: changed → 2031: Law 33: the same text"),
+        ("34", "2027", '["34"]', 1, "Law 34: the same text")]
+    pending = (current_store(after_2031.config["DATA_DIR"]).resolve().parent
+               / "reviews-pending-2031.toml").read_text(encoding="utf-8")
+    entry = pending[pending.index("# 2027: Law 33: changed"):].split("\n\n")[0]
+    assert entry.splitlines()[:5] == [
+        "# 2027: Law 33: changed → 2031: Law 33: the same text; carried at 1 place(s): "
+        "guide:/topic:call-out-of-rotation", "[[review]]", 'provision = "2017:33"',
+        'decision = "accept"  # or "replace" (with to = [...]) or "remove"', 'where = "guide"']

@@ -25,7 +25,10 @@ those editions' data, in the shape of a data file, from the store; the web
 app gives them to `Codes` (`carried`), so that the code in force is offered
 and applied.  A cite that followed is the new code's provision; one awaiting
 review stays the older code's, written "2017:77", and the checker's
-`carried.checkers[<id>].notes` says what changed.
+`carried.checkers[<id>].notes` says what changed.  Carried on (2017 ->
+2027 -> 2031), a code's data is the carried data of the code it was carried
+from, carried again: a cite already waiting ("2017:78B") keeps its name,
+its note telling what became of it code by code.
 """
 from __future__ import annotations
 
@@ -140,11 +143,21 @@ def qualified(edition: str, pid: str) -> str:
     return f"{edition}:{pid}"
 
 
+def waiting(frm: str, pid: str) -> str:
+    """A cite of the code `frm` as it waits for review in the code carried
+    into: `frm`'s provision ("2027:35D"), or, carried on while already waiting
+    as an earlier code's ("2017:78B"), that one still."""
+    return pid if ":" in pid else qualified(frm, pid)
+
+
 def carried_data(conn, folder: Path = DATA) -> dict[str, dict]:
     """edition -> the checkers' data carried into it, in a data file's shape
     plus `carried` ({from, checkers: {id: {notes}}}), from the store `conn`
     (a sqlite3 connection) the build wrote; {} for a store without carried
-    cites.  A checker with an entry of its own for the edition keeps it."""
+    cites.  A checker with an entry of its own for the edition keeps it.
+    A code carried from a code that was itself carried into (2017 -> 2027 ->
+    2031) takes that code's carried entry, carried again: each code is made
+    after the one it is carried from."""
     import sqlite3
     try:
         rows = conn.execute("select edition, from_edition, node, provision, to_provisions, reviewed, change "
@@ -153,20 +166,48 @@ def carried_data(conn, folder: Path = DATA) -> dict[str, dict]:
     except sqlite3.Error:  # a store built before checkers were carried
         return {}
     own = editions(folder)
-    ways: dict[tuple[str, str, str], dict[str, tuple[list[str] | None, str]]] = {}
+    sources: dict[str, str] = {}
+    ways: dict[str, dict[str, dict[str, tuple[list[str] | None, str]]]] = {}  # edition -> checker -> way
     for ed, frm, node, pid, to, reviewed, change in rows:
         checker = node.lstrip("/")
-        if frm in own and checker in own[frm].get("checkers", {}) \
-                and checker not in own.get(ed, {}).get("checkers", {}):
-            ways.setdefault((ed, frm, checker), {})[pid] = (json.loads(to) if reviewed else None, change)
+        if checker not in own.get(ed, {}).get("checkers", {}):
+            sources[ed] = frm
+            ways.setdefault(ed, {}).setdefault(checker, {})[pid] = (json.loads(to) if reviewed else None, change)
     out: dict[str, dict] = {}
-    for (ed, frm, checker), way in ways.items():
-        data = out.setdefault(ed, {"edition": ed, "title": titles.get(ed, ed), "tables": own[frm].get("tables", {}),
-                                   "checkers": {}, "carried": {"from": frm, "checkers": {}}})
-        entry, notes = carry_entry(own[frm]["checkers"][checker], way, frm, ed)
-        data["checkers"][checker] = entry
-        data["carried"]["checkers"][checker] = {"notes": notes}
+    for ed in _sources_first(sources):
+        frm = sources[ed]
+        for checker, way in ways[ed].items():
+            entry, source = _entry_in(checker, frm, own, out)
+            if entry is None:
+                continue
+            data = out.setdefault(ed, {"edition": ed, "title": titles.get(ed, ed), "tables": source.get("tables", {}),
+                                       "checkers": {}, "carried": {"from": frm, "checkers": {}}})
+            data["checkers"][checker], notes = carry_entry(entry, way, frm, ed)
+            data["carried"]["checkers"][checker] = {"notes": notes}
     return out
+
+
+def _sources_first(sources: dict[str, str]) -> list[str]:
+    """The editions carried into (`sources`: edition -> the one it is carried
+    from), each after the one it is carried from when that was carried too."""
+    order: list[str] = []
+
+    def visit(ed: str) -> None:
+        if ed in sources and ed not in order:
+            visit(sources[ed])
+            order.append(ed)
+    for ed in sorted(sources):
+        visit(ed)
+    return order
+
+
+def _entry_in(checker: str, edition: str, own: dict, carried: dict) -> tuple[dict | None, dict]:
+    """A checker's entry in `edition` and the data it is in: the edition's
+    data file's, else what was carried into it (None, {}: it has none)."""
+    for data in (own.get(edition, {}), carried.get(edition, {})):
+        if checker in data.get("checkers", {}):
+            return data["checkers"][checker], data
+    return None, {}
 
 
 def carry_entry(entry: dict, way: dict, frm: str, new: str) -> tuple[dict, dict[str, str]]:
@@ -179,8 +220,8 @@ def carry_entry(entry: dict, way: dict, frm: str, new: str) -> tuple[dict, dict[
     def many(pid: str) -> list[str]:
         to, change = way.get(pid, (None, f"{pid} was not carried"))
         if to is None:
-            notes[qualified(frm, pid)] = change
-            return [qualified(frm, pid)]
+            notes[waiting(frm, pid)] = change
+            return [waiting(frm, pid)]
         return list(to)
 
     def one(pid: str) -> str:
@@ -188,8 +229,8 @@ def carry_entry(entry: dict, way: dict, frm: str, new: str) -> tuple[dict, dict[
         # split), or the older code's while it awaits review or was removed
         to = many(pid)
         if not to:
-            notes[qualified(frm, pid)] = way[pid][1] + ", removed by review"
-            return qualified(frm, pid)
+            notes[waiting(frm, pid)] = way[pid][1] + ", removed by review"
+            return waiting(frm, pid)
         return to[0]
 
     def walk(value):
@@ -212,7 +253,7 @@ def carry_entry(entry: dict, way: dict, frm: str, new: str) -> tuple[dict, dict[
         return value
 
     carried = walk(entry)
-    order = {qualified(frm, p): i for i, p in enumerate(entry.get("cites", []))}
+    order = {waiting(frm, p): i for i, p in enumerate(entry.get("cites", []))}
     return carried, dict(sorted(notes.items(), key=lambda kv: order.get(kv[0], len(order))))
 
 

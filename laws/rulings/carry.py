@@ -32,7 +32,10 @@ code's reviews file settles it by that name (provision = "2017:45F"),
 accepting what it became through every comparison.
 
 The checkers' cites (the store's `checker_cites`, so that the new code's law
-pages link them) and the guide's law links are carried the same way.
+pages link them) and the guide's law links are carried the same way, carried
+on too: a code carried from a carried one takes what was carried into that
+one, the cites still waiting there included (a checker's "2017:78B", a guide
+link's "2017:33"), never only what its checker_cites rows hold.
 Everything is written into the store: `carried_rulings` (the derived trees,
 served from there) and `carried_cites` (every cite carried, how, and whether
 reviewed).  This module imports nothing from laws.web.
@@ -393,9 +396,14 @@ def derive(conn, corpus_dir: Path) -> tuple[dict[tuple[str, str], dict], dict[st
                              lambda code, new=new: _hops(sources, code, new, alignment))
             terms = {r[0] for r in conn.execute("select term from definitions where edition = ?", [new])}
             have[new] = trees[(new, period)] = carry_tree(have[old], mapper, laws[new], terms)
+    # the checkers and the guide's links go the way the rulings went (each code's source,
+    # oldest first): a code carried from a carried one takes what was carried into that one
+    line = {ed: c.source for ed, c in carried.items()}
     for code in codes:
         if code["id"] in carried:
-            carried[code["id"]].checker_cites = _carry_links(conn, carried[code["id"]], reviews.of(code["id"]))
+            c = carried[code["id"]]
+            c.checker_cites = _carry_links(conn, c, reviews.of(c.edition), carried.get(c.source),
+                                           lambda code, new=c.edition: _hops(line, code, new, alignment))
     for c in carried.values():
         reviews.of(c.edition).check(conn, c)
     reviews.check_carried(set(carried))
@@ -415,49 +423,145 @@ def _hops(sources: dict[str, str], code: str, new: str, alignment) -> list[Align
     return [alignment(a, b) for a, b in zip(line, line[1:])]
 
 
-def _carry_links(conn, carried: Carried, reviews: reviews_mod.Reviews) -> list[tuple]:
+def _carry_links(conn, carried: Carried, reviews: reviews_mod.Reviews, before: Carried | None,
+                 hops) -> list[tuple]:
     """The checkers' cites and the guide's law links of the older code, carried:
     the checker_cites rows for the new code (its law pages link the checkers),
-    and every link listed in `carried`, reviewed or waiting."""
+    and every link listed in `carried`, reviewed or waiting.  `before`: what
+    was carried into the older code, when it was carried itself (its cites
+    still waiting are carried on, as the rulings' are); `hops`: the
+    alignments from an older code to the new one (`_hops`)."""
     align = Alignment(conn, carried.source, carried.edition)
-    rows = conn.execute("select checker, provision, title from checker_cites where edition = ? order by checker",
-                        [carried.source]).fetchall()
     own = checker_codes.editions().get(carried.edition, {}).get("checkers", {})
-    mine = [r for r in rows if r[0] not in own]  # a checker with data of its own for the new code keeps it
     new_rows = []
-    for checker, pid, title in mine:
-        mapper = _Mapper(align, reviews, carried, "checkers")
-        for cite in mapper.cite(pid, f"/{checker}"):
-            if rulings_data.split_cite(cite)[0] is None:
-                new_rows.append((checker, carried.edition, cite, title))
+    for checker, title, cites in _source_checker_cites(conn, carried.source, before):
+        if checker in own:  # a checker with data of its own for the new code keeps it
+            continue
+        mapper = _Mapper(align, reviews, carried, "checkers", hops)
+        for pid in cites:
+            for cite in mapper.cite(pid, f"/{checker}"):
+                if rulings_data.split_cite(cite)[0] is None:
+                    new_rows.append((checker, carried.edition, cite, title))
     _carry_guide_links(conn, carried, reviews)
+    if before is not None:
+        _carry_guide_links_on(carried, reviews, before, align, hops)
     return new_rows
+
+
+def _source_checker_cites(conn, source: str, before: Carried | None) -> list[tuple[str, str, list[str]]]:
+    """(checker, title, cites) of each checker in the code carried from: its
+    data file's cites (the store's checker_cites), or, for a checker whose
+    cites were carried into it (`before`), what they became there, those
+    still waiting as the older code's ("2017:78B") included, so that they are
+    carried on rather than dropped."""
+    out: dict[str, tuple[str, list[str]]] = {}
+    for checker, pid, title in conn.execute("select checker, provision, title from checker_cites where edition = ? "
+                                            "order by checker", [source]):
+        out.setdefault(checker, (title, []))[1].append(pid)
+    carried_in: dict[str, list[str]] = {}
+    for r in (before.rows if before is not None else []):
+        checker = r["node"].lstrip("/")
+        if r["period"] == "checkers" and checker not in out:
+            carried_in.setdefault(checker, []).extend(_cited_now(r))
+    titles = checker_codes.schemas()
+    for checker, cites in carried_in.items():
+        out[checker] = (titles.get(checker, {}).get("title", checker), list(dict.fromkeys(cites)))
+    return [(checker, title, cites) for checker, (title, cites) in sorted(out.items())]
+
+
+def _cited_now(row: dict) -> list[str]:
+    """What a carried cite (a row of Carried.rows) cites in the code it was
+    carried into: the provisions it followed to or a review gave, none if a
+    review removed it, else the older code's provision it waits as."""
+    to = json.loads(row["to_provisions"])
+    if to or row["reviewed"]:
+        return to
+    pid = row["provision"]
+    return [pid if rulings_data.split_cite(pid)[0] is not None else qualified(row["from_edition"], pid)]
 
 
 def _carry_guide_links(conn, carried: Carried, reviews: reviews_mod.Reviews) -> None:
     """A guide to the older code links laws of the code in force: a law follows
     to the newer code when the comparison finds it the same; any other is
     listed for review (the guide's words explain the older code's law)."""
-    old, new = carried.source, carried.edition
+    old = carried.source
     status = dict(conn.execute("select law, status from law_comparisons where from_edition = ? and to_edition = ?",
-                               [old, new]).fetchall())
+                               [old, carried.edition]).fetchall())
     for topic, law in conn.execute(
             "select tl.topic, tl.law from topic_laws tl join topics t on t.id = tl.topic join editions e "
             "on e.id = t.edition where e.guide_to = ? order by tl.topic, tl.law", [old]):
-        pid = str(law)
-        review = reviews.find(pid, "guide", f"/{topic}")
-        same = status.get(law) == "same"
-        words = "the same text" if same else ("changed" if law in status else f"not in the {new} Laws")
-        # reviewed: accept follows the law to the newer code, replace names the newer code's law, remove keeps the older
-        to = list(review.to) if review and review.decision == "replace" else \
-            [pid] if same or (review and review.decision == "accept") else []
-        carried.rows.append({
-            "edition": new, "period": "guide", "node": f"/{topic}", "from_edition": old, "provision": pid,
-            "to_provisions": json.dumps(to),
-            "status": status.get(law, "absent"), "change": f"Law {law}: {words}",
-            "reviewed": int(same or review is not None),
-            "decision": review.decision if review else ("follows" if same else None),
-            "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
+        _guide_link(carried, reviews, f"/{topic}", law, status)
+
+
+def _guide_link(carried: Carried, reviews: reviews_mod.Reviews, node: str, law: int, status: dict) -> None:
+    """One guide link to a law of the older code, carried (`status`: law ->
+    what the comparison of the two codes found of it)."""
+    old, new, pid = carried.source, carried.edition, str(law)
+    review = reviews.find(pid, "guide", node)
+    same = status.get(law) == "same"
+    # reviewed: accept follows the law to the newer code, replace names the newer code's law, remove keeps the older
+    to = list(review.to) if review and review.decision == "replace" else \
+        [pid] if same or (review and review.decision == "accept") else []
+    carried.rows.append({
+        "edition": new, "period": "guide", "node": node, "from_edition": old, "provision": pid,
+        "to_provisions": json.dumps(to), "status": status.get(law, "absent"),
+        "change": f"Law {law}: {_law_words(law, status, new)}", "reviewed": int(same or review is not None),
+        "decision": review.decision if review else ("follows" if same else None),
+        "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
+
+
+def _law_words(law: int, status: dict, new: str) -> str:
+    if status.get(law) == "same":
+        return "the same text"
+    return "changed" if law in status else f"not in the {new} Laws"
+
+
+def _carry_guide_links_on(carried: Carried, reviews: reviews_mod.Reviews, before: Carried, align: Alignment,
+                          hops) -> None:
+    """The guide links carried into the older code (`before`), carried on as
+    the rulings' cites are: a link to the older code's law (it followed
+    there, or a review sent it there) follows to the newer code when the
+    comparison finds that law the same; one waiting as an earlier code's law
+    ("2017:33") stays that code's (the guide explains its words), its change
+    told code by code, until the newer code's reviews settle it by that name;
+    one a review kept on an earlier code stays there, settled."""
+    for r in before.rows:
+        if r["period"] != "guide":
+            continue
+        other, pid = rulings_data.split_cite(r["provision"])
+        if json.loads(r["to_provisions"]):
+            _guide_link(carried, reviews, r["node"], int(pid), align.laws)
+        elif r["reviewed"]:
+            carried.rows.append({**r, "edition": carried.edition, "from_edition": carried.source,
+                                 "provision": qualified(other or r["from_edition"], pid)})
+        else:
+            _guide_link_waiting(carried, reviews, r["node"], qualified(other or r["from_edition"], pid), hops)
+
+
+def _guide_link_waiting(carried: Carried, reviews: reviews_mod.Reviews, node: str, cite: str, hops) -> None:
+    """A guide link still waiting as an earlier code's law ("2017:33"), carried on."""
+    other, pid = rulings_data.split_cite(cite)
+    law, steps, status = int(pid), [], "changed"
+    for align in hops(other) or []:
+        steps.append((align.new, _law_words(law, align.laws, align.new)))
+        if law not in align.laws:  # the law ended on the way
+            status = "absent"
+            break
+    if not steps:  # not carried along this code's line: it stays, as a ruling's cite does
+        change = f"still {other} Law {law}, carried unreviewed into {carried.source}"
+    elif len(steps) == 1:
+        change = f"Law {law}: {steps[0][1]}"
+    else:
+        change = " → ".join(f"{code}: Law {law}: {words}" for code, words in steps)
+    review = reviews.find(cite, "guide", node)
+    to = list(review.to) if review and review.decision == "replace" else \
+        [pid] if review and review.decision == "accept" else []
+    carried.rows.append({
+        "edition": carried.edition, "period": "guide", "node": node, "from_edition": carried.source,
+        "provision": cite, "to_provisions": json.dumps(to),
+        "status": status if steps else "carried",
+        "change": change, "reviewed": int(review is not None), "decision": review.decision if review else None,
+        "reviewer": review.reviewer if review else None, "reviewed_on": review.date if review else None})
 
 
 def guide_links(conn, edition: str) -> dict[tuple[str, int], str]:
@@ -468,7 +572,9 @@ def guide_links(conn, edition: str) -> dict[tuple[str, int], str]:
     for node, pid, frm, to in conn.execute(
             "select node, provision, from_edition, to_provisions from carried_cites where edition = ? "
             "and period = 'guide'", [edition]):
-        out[(node.lstrip("/"), int(pid))] = edition if json.loads(to) else frm
+        # one waiting since an earlier code ("2017:33", carried on) stays on that code's law
+        other, law = rulings_data.split_cite(pid)
+        out[(node.lstrip("/"), int(law))] = edition if json.loads(to) else other or frm
     return out  # read by the guide's topic pages (laws/web/pages.py `topic`)
 
 
