@@ -110,6 +110,13 @@ def mutate_pdf(text: str, seed: int, protected: set[str] = frozenset()) -> str:
         if (law is not None and law not in TABLE_LAWS and counts[line.strip()] == 1
                 and not _PDF_PROTECTED.search(line.strip())):
             law_lines.setdefault(law, []).append(i)
+    return _swap_words(lines, law_lines, rng, protected)
+
+
+def _swap_words(lines: list[str], law_lines: dict[int, list[int]], rng: random.Random,
+                protected) -> str:
+    """The text with WORDS_PER_LAW words of each law's `law_lines` (line
+    numbers) swapped (SWAPS), chosen by `rng`, none of `protected`."""
     for law in sorted(law_lines):
         spots = [(i, m.start(), m[1]) for i in law_lines[law] for m in _SWAP_WORD.finditer(lines[i])
                  if m[1] not in protected]
@@ -143,13 +150,7 @@ def mutate(text: str, seed: int, protected: set[str] = frozenset()) -> str:
         if (law is not None and not in_footnote and law not in TABLE_LAWS and counts[line.strip()] == 1
                 and not _PROTECTED.search(line.strip())):
             law_lines.setdefault(law, []).append(i)
-    for law in sorted(law_lines):
-        spots = [(i, m.start(), m[1]) for i in law_lines[law] for m in _SWAP_WORD.finditer(lines[i])
-                 if m[1] not in protected]
-        for i, start, word in sorted(rng.sample(spots, min(WORDS_PER_LAW, len(spots))), reverse=True):
-            line = lines[i]
-            lines[i] = line[:start] + SWAPS[word] + line[start + len(word):]
-    return "\n".join(lines)
+    return _swap_words(lines, law_lines, rng, protected)
 
 
 def _toml_str(s: str) -> str:
