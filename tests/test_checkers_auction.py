@@ -143,6 +143,7 @@ def test_double_superseded_by_a_later_bid():
 @pytest.mark.parametrize("spelling, normal", [
     ("pass", "P"), ("Pass", "P"), ("dbl", "X"), ("D", "X"), ("rdbl", "XX"), ("R", "XX"),
     ("1n", "1NT"), ("3♠", "3S"), ("2 nt", "2NT"),
+    ("no  bid", "P"), ("NB", "P"), ("-", "P"), ("double", "X"), ("redouble", "XX"), (" 1 ♣ ", "1C"),
 ])
 def test_call_spellings(spelling, normal):
     """Each spelling reads as the call it names (a bid must be that bid)."""
@@ -176,6 +177,133 @@ def test_auction_bad_input(data, field):
     with pytest.raises(BadRequest) as info:
         registry.run("auction", data)
     assert info.value.field == field
+
+
+# (calls, dealer, extra) -> the explanation and the cites, whole: each state
+# the auction can be in, and each inadmissible call, in its own words
+EXPLAINED = [
+    ("1H P 1S X XX P P P", "N", {},
+     "The auction is complete: the contract is 1SXX by South, the first of North-South to name spades; "
+     "every call so far is legal.", ["17B", "17C", "19A1", "19B1", "18B", "22A", "19D"]),
+    ("1H X P P P", "E", {"edition": "2007"},
+     "The auction is complete: the contract is 1HX by East, the first of East-West to name hearts; "
+     "every call so far is legal.", ["17B", "17C", "19A1", "18B", "22A2", "19D"]),
+    ("1NT P P P", "N", {"edition": "2007"},
+     "The auction is complete: the contract is 1NT by North, the first of North-South to name no trump; "
+     "every call so far is legal.", ["17B", "17C", "18B", "22A2"]),
+    ("P P P P", "W", {},
+     "All four players passed: the board is passed out and each side scores zero; every call so far is legal.",
+     ["17B", "17C", "22B"]),
+    ("", "E", {}, "The auction is not complete; no one has bid yet and East calls next; every call so far is legal.",
+     ["17B", "17C"]),
+    ("1H X", "S", {},
+     "The auction is not complete: the last bid is 1HX by South and North calls next; every call so far is legal.",
+     ["17B", "17C", "19A1", "18C"]),
+    ("1D P P X XX", "N", {},
+     "The auction is not complete: the last bid is 1DXX by North and East calls next; every call so far is legal.",
+     ["17B", "17C", "19A1", "19B1", "18C"]),
+    ("1S 1H", "N", {},
+     "Call 2 (1H by East) is inadmissible, an insufficient bid: 1H does not supersede 1S, and Law 27 applies. "
+     "Before it: the auction is not complete: the last bid is 1S by North and East was to call.",
+     ["17B", "17C", "18C", "18D", "27"]),
+    ("X", "N", {},
+     "Call 1 (X by North) is inadmissible, a double when there is no bid to double (Law 19A1), and Law 36 applies. "
+     "Before it: the auction is not complete; no one has bid yet and North was to call.",
+     ["17B", "17C", "35A", "19A1", "36"]),
+    ("1H X XX P X", "N", {},
+     "Call 5 (X by North) is inadmissible, a double of his own bid (Law 19A1), and Law 36 applies. "
+     "Before it: the auction is not complete: the last bid is 1HXX by North and North was to call.",
+     ["17B", "17C", "19A1", "19B1", "18C", "35A", "36"]),
+    ("1C 1D P X", "N", {"required_to_pass": ["W"]},
+     "Call 4 (X by West) is inadmissible, a double of his partner’s bid (Law 19A1), and Law 36 applies. "
+     "Before it: the auction is not complete: the last bid is 1D by East and West was to call.",
+     ["17B", "17C", "18C", "35A", "19A1", "36"]),
+    ("1H X XX X", "N", {},
+     "Call 4 (X by West) is inadmissible, a double of a bid already redoubled (Law 19A1), and Law 36 applies. "
+     "Before it: the auction is not complete: the last bid is 1HXX by North and West was to call.",
+     ["17B", "17C", "19A1", "19B1", "18C", "35A", "36"]),
+    ("1H XX", "N", {},
+     "Call 2 (XX by East) is inadmissible, a redouble when there is no double to redouble (Law 19B1), and Law 36 "
+     "applies. Before it: the auction is not complete: the last bid is 1H by North and East was to call.",
+     ["17B", "17C", "18C", "35A", "19B1", "36"]),
+    ("1H X P XX", "N", {},
+     "Call 4 (XX by West) is inadmissible, a redouble of his partner’s double (Law 19B1), and Law 36 applies. "
+     "Before it: the auction is not complete: the last bid is 1HX by North and West was to call.",
+     ["17B", "17C", "19A1", "18C", "35A", "19B1", "36"]),
+    ("1H X XX XX", "N", {},
+     "Call 4 (XX by West) is inadmissible, a redouble of a bid already redoubled (Law 19B1), and Law 36 applies. "
+     "Before it: the auction is not complete: the last bid is 1HXX by North and West was to call.",
+     ["17B", "17C", "19A1", "19B1", "18C", "35A", "36"]),
+    ("1C 1H", "N", {"required_to_pass": ["E"]},
+     "Call 2 (1H by East) is inadmissible, East is required to pass but made a bid, and Law 37 applies. "
+     "Before it: the auction is not complete: the last bid is 1C by North and East was to call.",
+     ["17B", "17C", "18C", "35B", "37"]),
+    ("1C P 1H X P", "N", {"required_to_pass": ["E", "W"]},
+     "Call 4 (X by West) is inadmissible, West is required to pass but made a double, and Law 37 applies. "
+     "Before it: the auction is not complete: the last bid is 1H by South and West was to call.",
+     ["17B", "17C", "18C", "35B", "37"]),
+    ("1C X XX", "N", {"required_to_pass": ["S"]},
+     "Call 3 (XX by South) is inadmissible, South is required to pass but made a redouble, and Law 37 applies. "
+     "Before it: the auction is not complete: the last bid is 1CX by North and South was to call.",
+     ["17B", "17C", "19A1", "18C", "35B", "37"]),
+    ("7NT P P P P", "N", {},
+     "Call 5 (P by North) is inadmissible, a call after the final pass of the auction, and Law 39 applies. "
+     "Before it: the auction is complete: the contract is 7NT by North, the first of North-South to name no trump.",
+     ["17B", "17C", "18B", "22A", "35D", "39"]),
+]
+
+
+@pytest.mark.parametrize("calls, dealer, extra, explanation, cites", EXPLAINED, ids=[e[0] or "-" for e in EXPLAINED])
+def test_the_explanation_and_cites_of_each_state(calls, dealer, extra, explanation, cites):
+    out = auction(calls, dealer=dealer, **extra)
+    assert (out["explanation"], out["cites"]) == (explanation, cites)
+
+
+@pytest.mark.parametrize("calls, extra, index", [
+    ("1H 8C P P P", {}, 1),                              # more than seven (38)
+    ("1C 1H P P P", {"required_to_pass": ["E"]}, 1),     # a bid by a player required to pass (37)
+    ("1C X XX P P P", {"required_to_pass": ["S"]}, 2),   # a redouble by one (37)
+    ("1C X P P P", {"required_to_pass": ["E"]}, 1),      # a double by one (37)
+    ("X P P P P", {}, 0),                                # a double of no bid (36)
+    ("1C XX P P P", {}, 1),                              # a redouble of no double (36)
+])
+def test_checking_stops_at_the_first_inadmissible_call(calls, extra, index):
+    """The passes after it do not complete the auction: the state is the one before it."""
+    r = auction(calls, **extra)["result"]
+    assert (r["complete"], r["next"], r["contract"], r["irregularity"]["index"]) == (
+        False, "NESW"[index], None, index)
+
+
+def test_checking_stops_at_the_first_call_after_the_final_pass():
+    r = auction("1NT P P P P X")["result"]
+    assert (r["complete"], r["contract"], r["irregularity"]["index"], r["irregularity"]["call"]) == (
+        True, "1NT", 4, "P")
+    assert r["ruling"] == "/rulings/auction?edition=2017&dealer=N&calls=1NT+P+P+P+P"
+
+
+def test_a_level_of_up_to_three_digits_is_a_bid_of_more_than_seven():
+    irr = auction("1H 100C")["result"]["irregularity"]
+    assert (irr["call"], irr["law"], irr["problem"]) == ("100C", "38", "a bid of more than seven (100C)")
+    with pytest.raises(BadRequest) as info:
+        auction("1H 1000C")
+    assert (str(info.value), info.value.field) == (
+        "Call 2, '1000C', is not a call: write P for pass, X for double, XX for redouble, or a bid such as 1C, "
+        "3NT, 7S.", "calls")
+
+
+def test_the_whole_result_of_a_complete_and_of_a_broken_auction():
+    assert auction("P P 1S P 2S X P P P")["result"] == {
+        "complete": True, "legal": True, "next": None, "passed_out": False, "contract": "2SX", "level": 2,
+        "strain": "S", "risk": "X", "declarer": "S", "last_bid": "2S", "irregularity": None, "ruling": None}
+    assert auction("1H X XX P X")["result"] == {
+        "complete": False, "legal": False, "next": "N", "passed_out": False, "contract": None, "level": None,
+        "strain": None, "risk": None, "declarer": None, "last_bid": "1H",
+        "irregularity": {"index": 4, "call": "X", "player": "N", "problem": "a double of his own bid (Law 19A1)",
+                         "law": "36", "cites": ["35A", "19A1", "36"]},
+        "ruling": "/rulings/auction?edition=2017&dealer=N&calls=1H+X+XX+P+X"}
+    assert auction("P P P P", dealer="S")["result"] == {
+        "complete": True, "legal": True, "next": None, "passed_out": True, "contract": None, "level": None,
+        "strain": None, "risk": None, "declarer": None, "last_bid": None, "irregularity": None, "ruling": None}
 
 
 @pytest.mark.parametrize("edition", ["2017", "2007"])

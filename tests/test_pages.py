@@ -65,6 +65,80 @@ def all_pages(app):
         return site.every_page()
 
 
+# --- laws.web.render on its own (before the pages, which need the store) -----------------
+
+@pytest.mark.parametrize("title, nice", [
+    ("OPENING LEAD, REVIEW, QUESTIONS", "Opening Lead, Review, Questions"),
+    ("AFTER THE AUCTION", "After the Auction"),          # a small word leads: capitalized
+    ("DUMMY'S RIGHTS", "Dummy's Rights"),                # not "Dummy'S"
+    ("CLAIM BY DECLARER-DEFENDER", "Claim by Declarer-Defender"),
+    ("SCORING/VULNERABILITY", "Scoring/Vulnerability"),
+    ("(A) THE PACK", "(A) the Pack"),
+    ("Mixed Case Title", "Mixed Case Title"),            # as printed
+    ("  ", ""), (None, ""),
+])
+def test_render_nice_title(title, nice):
+    from laws.web.render import nice_title
+
+    assert nice_title(title) == nice
+
+
+def test_render_addresses_and_labels():
+    from laws.web import render
+
+    assert render.frag("12C1(b)") == "12C1(b)" and render.frag("def:Dummy x/y") == "def:Dummy%20x%2Fy"
+    assert render.law_url("2017", 12, "12C1") == "/2017/law/12#12C1"
+    assert render.law_url("2017", 12, "12") == render.law_url("2017", 12) == "/2017/law/12"
+    assert render.law_url("1993 rubber", 64) == "/1993%20rubber/law/64"
+    assert render.definition_url("2007", "def:Dummy") == "/2007/definitions#def:Dummy"
+    assert (render.cite_label("12C1"), render.cite_label("def:Dummy")) == ("Law 12C1", "def:Dummy")
+
+
+def test_render_terms_marks_and_references_in_a_text():
+    """The first use of each term (not a quiet one, not the one skipped) links,
+    plurals and spaced words too; a footnote mark links unless doubled or
+    alphanumeric; a reference to this law links within the page, an
+    unresolved one is marked with its reason; paragraphs split at blank lines."""
+    from laws.web.render import Terms, text_html
+
+    terms = Terms("2007", {"psychic call": "def:Psychic Call", "convention": "def:Convention", "dummy": "def:Dummy",
+                           "rectification": "def:Rectification"}, note="definition in the 2007 Laws")
+    assert terms.terms == {"psychic call": "def:Psychic Call", "convention": "def:Convention",
+                           "rectification": "def:Rectification"}  # dummy is an everyday word of the game
+    text = ("A psychic  calls and a Convention; a psychic call again, conventions, rectifications*. "
+            "See 12 and Law 99; x** y, non-convention\n\nsecond\nline")
+    refs = [{"start": text.index("12"), "end": text.index("12") + 2, "resolved": True, "to": "12C1"},
+            {"start": text.index("Law 99"), "end": text.index("Law 99") + 6, "resolved": False,
+             "reason": "no <Law> 99"}]
+    title = 'title="Definition (definition in the 2007 Laws)"'
+    assert [str(p) for p in text_html(text, refs, edition="2017", law_number=12, terms=terms,
+                                      marks=[("*", "#fn1"), ("1", "#fn2"), ("", "#fn3")],
+                                      skip_term="def:Rectification")] == [
+        f'A <a class="term" href="/2007/definitions#def:Psychic%20Call" {title}>psychic  calls</a> and a '
+        f'<a class="term" href="/2007/definitions#def:Convention" {title}>Convention</a>; a psychic call again, '
+        'conventions, rectifications<sup class="fn-mark"><a href="#fn1" title="Footnote">*</a></sup>. See '
+        '<a class="xref" href="#12C1" title="Law 12C1">12</a> and '
+        '<span class="xref-none" title="Not linked: no &lt;Law&gt; 99">Law 99</span>; x** y, non-convention',
+        "second<br>\nline"]
+
+
+def test_render_references_to_other_laws_editions_and_definitions():
+    from laws.web.render import text_html
+
+    text = "see 16B and def and 40 and Law 7"
+    refs = [{"start": 4, "end": 7, "resolved": True, "to": "16B", "to_edition": "2007"},
+            {"start": 12, "end": 15, "resolved": True, "to": "def:Dummy"},
+            {"start": 20, "end": 22, "resolved": True, "to": "40", "to_law": 40},
+            {"start": 20, "end": 22, "resolved": False},      # the resolved one at the same place wins
+            {"start": 27, "end": 32, "resolved": True},       # resolved to nothing: marked
+            {"start": 30, "end": 99, "resolved": True, "to": "7"}]  # past the end: left out
+    assert [str(p) for p in text_html(text, refs, edition="2017", law_number=16)] == [
+        'see <a class="xref" href="/2007/law/16#16B" title="Law 16B (2007)">16B</a> and '
+        '<a class="xref" href="/2017/definitions#def:Dummy" title="def:Dummy">def</a> and '
+        '<a class="xref" href="/2017/law/40" title="Law 40">40</a> and '
+        '<span class="xref-none" title="Not linked: not found in the corpus">Law 7</span>']
+
+
 # --- every page the site lists renders, safely ------------------------------------
 
 def test_every_listed_page_renders_without_inline_script_or_style(client, all_pages, db):

@@ -133,6 +133,97 @@ def test_trees_are_well_formed(edition):
             assert o.get(key, "none") in ("none", "once", "rest_of_auction"), pointer
 
 
+# --- laws.rulings.data: the files, the carried trees, the cites ------------------------
+
+@pytest.mark.parametrize("cite, split, law", [
+    ("45F", (None, "45F"), 45),
+    ("2017:45F", ("2017", "45F"), None),          # a carried cite awaiting review: the older code's
+    ("1993-rubber:64(a)", ("1993-rubber", "64(a)"), None),
+    ("2017:", (None, "2017:"), 2017),             # no provision after the colon: not another code's
+    ("definitions:Dummy", (None, "definitions:Dummy"), None),
+    ("Definitions", (None, "Definitions"), None),
+])
+def test_a_cite_of_the_code_or_of_an_older_one(cite, split, law):
+    assert (rulings_data.split_cite(cite), rulings_data.law_of(cite)) == (split, law)
+
+
+def test_an_older_codes_cite_is_labelled_as_such():
+    assert rulings_data.older_label("2017:45F", "2027") == "Law 45F of the 2017 Laws (not yet reviewed for 2027)"
+
+
+def test_the_editions_with_rulings_newest_first_without_a_store():
+    assert rulings_data.editions("auction") == ["2017", "2007"]
+    assert rulings_data.editions("play") == ["2017", "2007", "1993-rubber"]
+    assert rulings_data.load("auction") is rulings_data.files_data("auction")  # the files alone
+
+
+def test_a_path_that_is_no_store_carries_nothing(tmp_path):
+    missing, empty = str(tmp_path / "none.sqlite"), tmp_path / "empty.sqlite"
+    import sqlite3
+    sqlite3.connect(empty).close()
+    for store in (missing, str(empty)):
+        assert rulings_data._carried("auction", store) == {}
+        assert rulings_data._listing(store) == []
+        assert rulings_data.load("auction", store) == rulings_data.files_data("auction")
+        assert rulings_data.editions("auction", store) == ["2017", "2007"]
+
+
+def test_serving_a_store_for_a_block(tmp_path):
+    assert rulings_data.served_store() is None
+    with rulings_data.serving(tmp_path / "store.sqlite"):
+        assert rulings_data.served_store() == str(tmp_path / "store.sqlite")
+        with rulings_data.serving(None):
+            assert rulings_data.served_store() is None
+        assert rulings_data.served_store() == str(tmp_path / "store.sqlite")
+    assert rulings_data.served_store() is None
+
+
+def test_a_data_file_naming_another_edition_is_refused(tmp_path, monkeypatch):
+    import shutil
+    shutil.copytree(rulings_data.HERE / "auction", tmp_path / "auction")
+    (tmp_path / "auction" / "2017.json").rename(tmp_path / "auction" / "2018.json")
+    monkeypatch.setattr(rulings_data, "HERE", tmp_path)
+    assert list(rulings_data.files("auction")) == ["2007", "2018"]
+    with pytest.raises(ValueError) as info:
+        rulings_data.files_data.__wrapped__("auction")
+    assert str(info.value) == "2018.json says it is edition '2017'"
+
+
+# every place a tree cites: a kind's cites, a node's, its question's, its outcome's and
+# the outcome's parts; and a shared subtree's
+TREE = {"kinds": {"k": {"cites": ["1"], "tree": {
+    "cites": ["2"], "ask": {"cites": ["3"]},
+    "cases": {"yes": {"outcome": {"cites": ["4"], "lead_restrictions": {"cites": ["5"]},
+                                  "score_adjustment": {"cites": ["6"]}, "information": {"cites": ["7"]}}},
+              "no": {"cases": {"x": {"cites": ["2017:8"]}}}}}}},
+        "subtrees": {"s": {"cites": ["9A"], "cases": {"a": {"outcome": {"cites": ["10"]}}}}}}
+
+
+def test_every_node_and_every_cite_of_a_tree():
+    assert [p for p, _ in rulings_data.all_nodes(TREE)] == [
+        "kinds/k/tree", "kinds/k/tree/cases/yes", "kinds/k/tree/cases/no", "kinds/k/tree/cases/no/cases/x",
+        "subtrees/s", "subtrees/s/cases/a"]
+    assert rulings_data.cites(TREE) == {"1", "2", "3", "4", "5", "6", "7", "2017:8", "9A", "10"}
+
+
+def test_the_laws_the_auction_rulings_cite():
+    assert rulings_data.laws_cited("auction")["2017"] == {16, 17, 18, 19, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                                                          32, 33, 34, 35, 36, 37, 38, 39, 50, 51, 72}
+
+
+def test_a_carried_rulings_review_names_what_waits_in_the_order_cited():
+    data = {"edition": "2027", "carried": {"from": "2017", "notes": {
+        "2017:45F": "45F became 45G, words changed", "2017:27B": "27B words changed"}}}
+    reply = {"cites": ["27A", "2017:27B"], "options": [{"cites": ["2017:45F", "2017:27B"]}],
+             "outcome": {"lead_restrictions": {"cites": [3, "27C"]}}}
+    assert rulings_data.review_of(data, reply) == {
+        "carried_from": "2017", "reviewed": False,
+        "review": "not yet reviewed for 2027: 27B words changed; 45F became 45G, words changed"}
+    assert rulings_data.review_of(data, {"cites": ["27A"]}) == {"carried_from": "2017", "reviewed": True,
+                                                               "review": None}
+    assert rulings_data.review_of(rulings_data.load("auction")["2017"], reply) == {}
+
+
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_cited_provision_exists_in_the_store(db, edition):
     # 2017: needs the full 2017 text (the pdf branch) in the store

@@ -15,6 +15,47 @@ ROOT = Path(__file__).resolve().parents[1]
 MAY_GO_UNRULED = {1, 3, 4, 5, 76, 80, 81, 88, 89}
 
 
+# store-free checks of the table's parts first (the store is built once, for the tests after them)
+LAW_1_WHY = "— the pack and the rank of cards and suits: nothing to rectify"
+REVOKE_2017 = "play ruling, guided: The end of the round and late play, guided: Dummy's rights and limits, checker: revoke"
+
+
+def test_the_table_of_a_few_laws():
+    laws = {64: "Procedure after Establishment of a Revoke", 1: "The Cards", 99: "Nothing"}
+    present = {"2017": {1, 64, 99}, "2007": {1, 64}, "1993-rubber": {64}}
+    absent = coverage.ABSENT
+    assert coverage.table(laws, present).splitlines() == [
+        "| law | 2017 | 2007 | 1993-rubber |",
+        "|---|---|---|---|",
+        f"| 1 The Cards | {LAW_1_WHY} | {LAW_1_WHY} | {absent} |",
+        f"| 64 Procedure after Establishment of a Revoke | {REVOKE_2017} | {REVOKE_2017} | play ruling, guided: "
+        "Dummy's rights and limits, checker: revoke |",
+        f"| 99 Nothing | **none** | {absent} | {absent} |"]
+    # without the store's law sets every edition is taken to have every law
+    assert coverage.table({1: "The Cards"}).splitlines()[2] == f"| 1 The Cards | {LAW_1_WHY} | {LAW_1_WHY} | {LAW_1_WHY} |"
+
+
+def test_what_covers_the_rubber_codes_laws():
+    cover = coverage.covered("1993-rubber")
+    assert sorted(cover) == list(range(41, 72))  # its Laws 41 to 71, each covered
+    assert cover[48] == ["play ruling", "checker: penalty-card"]
+    assert cover[64] == ["play ruling", "guided: Dummy's rights and limits", "checker: revoke"]
+    assert cover[68] == ["guided: Claims and concessions"]
+    assert coverage.covered("1066") == {}
+
+
+def test_the_laws_missing_a_ruling_a_checker_or_a_reason():
+    assert coverage.missing({"2017": {1, 16, 99}, "2007": {16}}) == {"2017": [99], "2007": [], "1993-rubber": []}
+    assert coverage.reasons()[1] == LAW_1_WHY.removeprefix("— ")
+
+
+def test_the_readme_section_between_the_markers():
+    text = f"before\n{coverage.START}\n| law |\n{coverage.END}\nafter"
+    assert coverage.readme_section(text) == "| law |"
+    assert coverage.readme_section("no markers") is None
+    assert coverage.readme_section(f"{coverage.START} only the start") is None
+
+
 def test_the_readme_table_is_generated_from_the_data(db):
     assert coverage.readme_section((ROOT / "README.md").read_text(encoding="utf-8")) == coverage.table(
         coverage.law_titles(db), coverage.law_sets(db))

@@ -91,6 +91,132 @@ def test_every_procedure_is_offered_for_some_provision():
     assert sorted(every - offered) == [("auction", "legal"), ("play", "none")]
 
 
+def _named(procs: list[dict]) -> list[str]:
+    return [f"{p['period']}:{p['kind']}" for p in procs]
+
+
+@pytest.mark.parametrize("pid, procedures", [
+    # named for it, then first law, then listing its law, then citing it; fewest cites first
+    ("16C", ["auction:retention-of-right-to-call", "auction:card-exposed", "guided:change-of-call", "guided:claim"]),
+    ("50D", ["play:penalty-card-on-table", "play:play-at-rho-turn", "play:simultaneous-cards"]),
+    ("12C1", ["guided:adjusted-score", "guided:misinformation", "guided:unauthorized-information",
+              "guided:cards-and-boards"]),
+    ("12C1(b)", ["guided:adjusted-score", "guided:misinformation", "guided:unauthorized-information",
+                 "guided:cards-and-boards"]),  # those listing Law 12 before the one only citing it
+    ("32A", ["auction:double-out-of-rotation", "auction:redouble-out-of-rotation"]),
+    # not cited: its parent's (54F, 27D1), or the procedure named for a law above it (41B)
+    ("54F", ["play:opening-lead-out-of-turn"]),
+    ("27D1", ["auction:insufficient-bid"]),
+    ("16A1(b)", ["guided:unauthorized-information"]),
+    ("41B", ["play:face-down-opening-lead-out-of-turn"]),
+    ("78B", []),
+])
+def test_the_procedures_for_a_provision_best_first(pid, procedures):
+    assert _named(handoff.for_provision("2017", pid)) == procedures
+
+
+def test_a_provision_above_the_cited_ones_is_answered_by_their_procedures():
+    assert handoff.offer("2017", "45C4", "")["procedure"] == "play:changed-designation"
+    assert set(_named(handoff.for_provision("2017", "62"))) == {"play:revoke", "guided:dummy"}
+
+
+def test_the_map_is_the_same_in_every_process():
+    """Its order (the children for_provision offers first follow it, and the
+    phone gets a copy) does not hang on the order of a set of strings, which
+    varies with each process's hash seed."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import json; from laws.rulings import handoff; "
+            "print(json.dumps([[k, [p['kind'] for p in v]] for k, v in handoff.procedures('2017').items()]))")
+    root = Path(__file__).resolve().parents[1]
+    here = [[k, [p["kind"] for p in v]] for k, v in handoff.procedures("2017").items()]
+    for seed in ("1", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root)}
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True,
+                             check=True).stdout
+        assert json.loads(out) == here, seed
+
+
+@pytest.mark.parametrize("pid, law, inside", [
+    ("54", "54", True), ("54A", "54", True), ("45C4(b)", "45C4", True), ("45C", "45", True), ("45.1", "45", True),
+    ("45C40", "45C4", False), ("540", "54", False), ("5", "54", False), ("27B", "27B1", False), ("64A", "54", False),
+])
+def test_a_provision_inside_a_law(pid, law, inside):
+    assert handoff._inside(pid, law) is inside
+
+
+@pytest.mark.parametrize("question, facts", [
+    ("East deals", {"dealer": "E"}),
+    ("dealer is West", {"dealer": "W"}),
+    ("East is the dealer", {"dealer": "E"}),
+    ("declarer was East", {"declarer": "E"}),
+    ("North declaring", {"declarer": "N"}),
+    ("West is declaring", {"declarer": "W"}),
+    ("dealer North and declarer South", {"dealer": "N", "declarer": "S"}),
+    ("trick no. 3", {"trick": 3}),
+    ("trick number 4", {"trick": 4}),
+    ("the 13th trick", {"trick": 13}),
+    ("the first trick", {"trick": 1}),
+    ("trick 0", {}),
+    ("one heart", {"calls": ["1H"]}),
+    ("3 no-trumps", {"calls": ["3NT"]}),
+    ("4n", {"calls": ["4NT"]}),
+    ("1 club then seven spades, 5 diamonds", {"calls": ["1C", "7S", "5D"]}),
+])
+def test_more_ways_of_stating_the_facts(question, facts):
+    assert handoff.facts(question) == facts
+
+
+ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+            "eleventh", "twelfth", "thirteenth"]
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_each_trick_named_in_words(n):
+    assert handoff.facts(f"revoke on the {ORDINALS[n - 1]} trick") == {"trick": n}
+
+
+@pytest.mark.parametrize("n, word", list(enumerate(["one", "two", "three", "four", "five", "six", "seven"], start=1)))
+def test_each_level_named_in_words(n, word):
+    assert handoff.facts(f"an insufficient bid of {word} spades") == {"calls": [f"{n}S"]}
+
+
+def test_a_provision_below_two_named_laws_goes_to_the_more_specific_first():
+    # 57C9 (a provision a new code may add): inside both 57C and 57, neither cited nor with a cited parent
+    assert _named(handoff.for_provision("2017", "57C9")) == ["play:declarer-premature-play", "play:premature-play"]
+
+
+@pytest.mark.parametrize("question, ranked", [
+    ("East deals", ""),
+    ("declarer was East and led out of turn", "declarer and led out of turn"),
+    ("North declaring; revoke", "revoke"),
+])
+def test_more_seats_left_out_of_the_search(question, ranked):
+    assert handoff.without_seats(question) == ranked
+
+
+def test_the_rubber_code_has_no_auction_rulings_but_its_play_and_guided_ones_are_offered():
+    assert handoff.offer("1993-rubber", "64(a)", "South is declarer") == {
+        "procedure": "play:revoke", "title": "Rule on: A revoke", "url": "/rulings/play?edition=1993-rubber&declarer=S",
+        "prefilled": {"declarer": "S"}}
+    assert handoff.offer("1993-rubber", "70", "")["procedure"] == "guided:claim"
+
+
+def test_a_procedure_takes_only_the_facts_its_page_asks_for():
+    # the guided procedures take none; the play's takes declarer, not dealer
+    assert handoff.offer("2017", "16B1(a)", "North dealt and South is declarer") == {
+        "procedure": "guided:unauthorized-information", "title": "Rule on: Unauthorized information",
+        "url": "/rulings/guided/unauthorized-information?edition=2017", "prefilled": {}}
+    assert handoff.offer("2017", "54A", "North dealt")["prefilled"] == {}
+    assert handoff.offer("2017", "30A", "South is declarer, dealer East")["url"] == (
+        "/rulings/auction?edition=2017&dealer=E")
+    assert handoff._url("guided", "a b", "2007") == "/rulings/guided/a%20b?edition=2007"
+
+
 def test_every_provision_in_the_map_exists(db):
     for edition in ("2017", "2007"):
         have = {r[0] for r in db.execute("select id from provisions where edition = ?", [edition])}

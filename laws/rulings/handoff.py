@@ -124,7 +124,9 @@ def _procedures(edition: str, _store: str | None) -> dict[str, list[dict]]:
             proc = {"period": period, "kind": kind, "title": k["title"], "url": _url(period, kind, edition)}
             order += 1
             touched = laws | {_law(c) for c in own}  # the laws the procedure itself applies
-            for pid in own | shared:
+            # sorted: the map's order (which for_provision's children follow, and the phone's
+            # copy of it) must not depend on the order of a set of strings, which varies by process
+            for pid in sorted(own | shared):
                 mine = _law(pid) in laws
                 if pid in shared and _law(pid) not in touched:
                     continue
