@@ -46,10 +46,14 @@ def _fits(page) -> bool:
 def test_form_fits_a_phone_and_answers_without_javascript(page, server, c):
     page.goto(f"{server}/checkers/{c.id}")
     assert _fits(page), f"/checkers/{c.id} is wider than a phone"
-    page.click("text=Try an example")
+    # each click loads another page: its result is read once it has loaded (a
+    # click returns when the navigation starts, and a busy machine is slow to finish it)
+    with page.expect_navigation(wait_until="load"):
+        page.click("text=Try an example")
     assert page.locator(".explanation").count() == 1
     assert _fits(page), f"the result of /checkers/{c.id} is wider than a phone"
-    page.click("form.checker-form button[type=submit]")  # the form posts what it shows: the same answer
+    with page.expect_navigation(wait_until="load"):
+        page.click("form.checker-form button[type=submit]")  # the form posts what it shows: the same answer
     assert page.locator(".explanation").count() == 1
     links = page.locator("ul.cites a")
     assert links.count() >= 1
