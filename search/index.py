@@ -429,21 +429,24 @@ def _write_postings(path: Path, shard: Analysed, stats: "_Collection") -> None:
     shard is scored: so scores from different shards compare, an edition
     searched alone ranks as it does among the others, and adding old codes
     to the corpus changes no score.  Written as `postings-<n>.bin`: pickled
-    (document numbers, scores, positions) one term after the other, fields
-    in SCORED order and terms in order, then the table (field, term) ->
-    (offset, length), then the table's offset (8 bytes).  A Searcher reads a
-    term's postings with one read when it first needs them, rather than all
+    (document numbers, scores, positions) one term after the other, terms in
+    order and each term's fields together in SCORED order, then the table
+    (field, term) -> (offset, length), then the table's offset (8 bytes).  A
+    Searcher reads a term's postings in every field with one read when it
+    first needs them (a search scores a word in every field), rather than all
     of them when it opens (seconds, and memory growing with the editions)."""
     table = {}
     bm25 = scoring.bm25
+    lengths = {field: [_stored_length(n) for n in shard.lengths[field]] for field in SCORED}
     with open(path, "wb") as out:
-        for field in SCORED:
-            lengths = [_stored_length(n) for n in shard.lengths[field]]
-            avg = stats.avgfl[field]
-            for t, postings in sorted(shard.postings[field].items()):
-                idf = stats.idf(field, t)
+        for t in sorted({t for field in SCORED for t in shard.postings[field]}):
+            for field in SCORED:
+                postings = shard.postings[field].get(t)
+                if postings is None:
+                    continue
+                idf, avg, length = stats.idf(field, t), stats.avgfl[field], lengths[field]
                 blob = pickle.dumps(([d for d, _ in postings],
-                                     [bm25(idf, len(pos), lengths[d], avg, BM25_B, BM25_K1) for d, pos in postings],
+                                     [bm25(idf, len(pos), length[d], avg, BM25_B, BM25_K1) for d, pos in postings],
                                      [pos for _, pos in postings]), protocol=5)
                 table[(field, t)] = (out.tell(), len(blob))
                 out.write(blob)

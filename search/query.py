@@ -78,6 +78,7 @@ import re
 import struct
 import threading
 import unicodedata
+from bisect import bisect_right
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from math import log
@@ -126,6 +127,9 @@ MAX_CACHED_SLOT_SCORES = 50_000
 # the sets of editions whose arrays a Searcher keeps (search/candidates.py
 # View): a search with no edition asked, and a few editions asked alone
 MAX_VIEWS = 8
+# the texts whose words a Searcher keeps for highlighting (`_Words`, a few
+# KB each): the documents that most searches show, not every one
+MAX_CACHED_TEXTS = 2048
 MORE_PER_GROUP = 3
 SNIPPET_CHARS = 220
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
@@ -253,6 +257,10 @@ class Searcher:
         remember_terms(self._terms)
         self._surface: dict[str, set[str]] | None = None  # term -> the corpus's words with it
         self._patterns: dict[frozenset, re.Pattern] = {}
+        # terms -> the words that may have them (`forms`), when `_Words` can use them
+        self._plain_forms: dict[frozenset, frozenset | None] = {}
+        # a text shown -> its words (`_Words`), so highlighting it again costs no scan
+        self._words = _Kept(MAX_CACHED_TEXTS, lambda _: 1)
         self._vocab_by_len: dict[int, list[str]] = {}
         for w in self.vocabulary:
             self._vocab_by_len.setdefault(len(w), []).append(w)
@@ -390,6 +398,37 @@ class Searcher:
         self._patterns[terms_set] = pattern
         return pattern
 
+    def snippet(self, text: str, terms_set: frozenset) -> Markup:
+        """`snippet` of `text`, its words found through the text's `_Words`
+        (kept, MAX_CACHED_TEXTS: a text is shown again and again) when it and
+        the words of `terms_set` are of the kind `_Words` reads exactly as
+        `words_of`'s pattern does, else through that pattern."""
+        forms = self._forms_plain(terms_set)
+        if forms is not None:
+            stripped = text.strip()
+            words = self._words.recent(stripped)
+            if words is None:
+                words = _Words(stripped)
+                self._words.keep(stripped, words, self._lock)
+            if words.plain is not None:
+                return snippet(stripped, terms_set, hits=words.hits(forms, terms_set))
+        return snippet(text, terms_set, words=self.words_of(terms_set))
+
+    def _forms_plain(self, terms_set: frozenset) -> frozenset | None:
+        """`forms(terms_set)` when each is lower-case ASCII (curly apostrophes
+        and suit symbols aside), where a lower-case comparison is what
+        `words_of`'s pattern (IGNORECASE) does; else None."""
+        try:
+            return self._plain_forms[terms_set]
+        except KeyError:
+            pass
+        forms = frozenset(self.forms(terms_set))
+        found = forms if all(_plain_word(f) and f == f.lower() for f in forms if f not in _SUIT_SYMBOLS) else None
+        if len(self._plain_forms) > 256:
+            self._plain_forms.clear()
+        self._plain_forms[terms_set] = found
+        return found
+
     def forms(self, terms_set: frozenset) -> set[str]:
         """The words that may have one of `terms_set`: every word of the
         corpus with that term, the term itself, numbers in words and
@@ -517,28 +556,40 @@ class Searcher:
         found = self._post_cache.recent(key)
         if found is not None:
             return found
-        raw = self._read_postings(edition, field, t)
-        if raw is None:
+        if (field, t) not in self._shard(edition)[1]:
             return _NO_POSTINGS
-        ids, sc, pos = raw
-        found = (np.asarray(ids, np.int64) + self.offset[edition], (np.asarray(sc, float), pos))
-        self._post_cache.keep(key, found, self._lock)
+        # a search scores a word in every field: all of them read at once
+        base = self.offset[edition]
+        for f, (ids, sc, pos) in self._read_postings(edition, t).items():
+            got = (np.asarray(ids, np.int64) + base, (np.asarray(sc, float), pos))
+            if f == field:
+                found = got
+            elif (edition, f, t) in self._post_cache:
+                continue
+            self._post_cache.keep((edition, f, t), got, self._lock)
         return found
 
-    def _read_postings(self, edition: str, field: str, t: str) -> tuple[list, list, list] | None:
-        """(document numbers in the shard, scores, positions) of a term, as
-        stored (search/index.py `_write_postings`), or None."""
+    def _read_postings(self, edition: str, t: str) -> dict[str, tuple[list, list, list]]:
+        """Field -> (document numbers in the shard, scores, positions) of a
+        term in each field that has it, as stored (search/index.py
+        `_write_postings`: a term's fields one after the other, so one read)."""
         postings, table = self._shard(edition)
-        where = table.get((field, t))
-        if where is None:
-            return None
+        where = {f: table[(f, t)] for f, _ in FIELDS if (f, t) in table}
+        if not where:
+            return {}
+        start = min(at for at, _ in where.values())
+        end = max(at + n for at, n in where.values())
         # opened for each read, not kept open: a worker then holds no file
         # of a build between reads, so a rebuild's deleted builds free their
         # disk space at once (an open and a close cost microseconds; read
         # postings are kept in memory, _post_cache)
         fd = os.open(postings, os.O_RDONLY)
         try:
-            return pickle.loads(os.pread(fd, where[1], where[0]))
+            if end - start == sum(n for _, n in where.values()):
+                blob = memoryview(os.pread(fd, end - start, start))
+                return {f: pickle.loads(blob[at - start: at - start + n]) for f, (at, n) in where.items()}
+            # an index written field after field (before the terms were kept together)
+            return {f: pickle.loads(os.pread(fd, n, at)) for f, (at, n) in where.items()}
         finally:
             os.close(fd)
 
@@ -616,6 +667,11 @@ class Searcher:
         in the order of the alternatives and fields, as the dictionaries this
         replaced added them, so the same floats), and whether it matched."""
         best, summed, seen = np.zeros(len(view)), np.zeros(len(view)), np.zeros(len(view), bool)
+        # every field's and alternative's postings gathered, then added in
+        # one pass: ufunc.at adds in the order gathered, one element after
+        # another, so each document's sum is the same floats in the same order
+        # as a pass per field was (and costs a few numpy calls, not a few per field)
+        ids_of, scores_of, factors, sizes = [], [], [], []
         for ed in eds:  # each document is in one shard: the shards' scores do not overlap
             for phrase, weight in slot.all():
                 for field, boost in self.fields(long):
@@ -625,11 +681,17 @@ class Searcher:
                         ids, scores = self._phrase(field, phrase, 1, ed)
                     if not len(ids):
                         continue
-                    at = view.local[ids]
-                    v = scores * (boost * weight)
-                    summed[at] += v
-                    best[at] = np.maximum(best[at], v)
-                    seen[at] = True
+                    ids_of.append(ids)
+                    scores_of.append(scores)
+                    factors.append(boost * weight)
+                    sizes.append(len(ids))
+        if not ids_of:
+            return best, summed, seen
+        at = view.local[np.concatenate(ids_of)]
+        v = np.concatenate(scores_of) * np.repeat(np.asarray(factors), sizes)
+        np.add.at(summed, at, v)
+        np.maximum.at(best, at, v)
+        seen[at] = True
         return best, summed, seen
 
     def score(self, slots: list[Slot], editions: tuple[str, ...] | None = None) -> dict[int, float]:
@@ -694,13 +756,27 @@ class Searcher:
             return
         top: dict[int, float] = {}
         cites = self.cites
-        for d in view.entries[seen[view.entries]].tolist():  # the entries (a few hundred) that matched
-            v = float(best[d]) * weight
-            for t, share in cites[int(view.docs[d])]:
+        matched = view.entries[seen[view.entries]]  # the entries (a few hundred) that matched
+        for v, d in zip((best[matched] * weight).tolist(), view.docs[matched].tolist()):
+            for t, share in cites[d]:
                 given = v * share
                 if given > top.get(t, 0.0):
                     top[t] = given
-        for t, v in top.items():
+        if not top:
+            return
+        # what they cite, at once: each is cited once (a key of `top`)
+        at = view.local[np.fromiter(top, np.int64, len(top))]
+        if (at >= 0).all():
+            v = np.fromiter(top.values(), float, len(top))
+            b = best[at]
+            higher = v > b
+            kept = higher | seen[at]  # no score of its own and none given: not matched
+            at, v, b, higher = at[kept], v[kept], b[kept], higher[kept]
+            summed[at] = summed[at] + v
+            best[at] = np.where(higher, v, b)
+            seen[at] = True
+            return
+        for t, v in top.items():  # one outside the view: as the loop always did
             at = view.local[t]
             b, s = float(best[at]), float(summed[at])
             s += v
@@ -1078,7 +1154,7 @@ class Searcher:
         result = {"edition": doc["edition"], "law": doc.get("law"), "provision": doc["provision"],
                   "title": tidy_title(doc.get("title") or ""), "heading": doc.get("heading") or "",
                   "kind": doc["kind"], "match": "citation" if score == _CITED else "words",
-                  "snippet": str(snippet(text, terms_set, words=self.words_of(frozenset(terms_set)))),
+                  "snippet": str(self.snippet(text, frozenset(terms_set))),
                   "url": doc["url"]}
         if doc["kind"] == "guide":
             result["laws"] = list(doc.get("laws") or [])
@@ -1169,22 +1245,27 @@ def _having_all(posts: list[tuple[np.ndarray, tuple]]) -> tuple[np.ndarray, list
         return _NO_POSTINGS[0], [[] for _ in posts]
     docs = posts[0][0]
     for ids, _ in posts[1:]:
-        docs = np.intersect1d(docs, ids, assume_unique=True)
+        # both ascending and unique: each of `docs` looked up in `ids`
+        # (what np.intersect1d gives, without sorting them together)
+        at = np.searchsorted(ids, docs)
+        at[at == len(ids)] = 0
+        docs = docs[ids[at] == docs]
     return docs, [np.searchsorted(ids, docs).tolist() for ids, _ in posts]
 
 
 def _in_order(positions: list[tuple], slop: int) -> bool:
     """True when some occurrence of each term follows the previous one by at
     most 1 + slop positions."""
+    rest = positions[1:]
     for start in positions[0]:
-        prev, ok = start, True
-        for pos in positions[1:]:
-            nxt = next((p for p in pos if prev < p <= prev + 1 + slop), None)
-            if nxt is None:
-                ok = False
+        prev = start
+        for pos in rest:
+            # the first position after `prev` (positions ascend), if near enough
+            i = bisect_right(pos, prev)
+            if i == len(pos) or pos[i] > prev + 1 + slop:
                 break
-            prev = nxt
-        if ok:
+            prev = pos[i]
+        else:
             return True
     return False
 
@@ -1202,15 +1283,19 @@ class _Asked:
 
 # --- snippets -----------------------------------------------------------------
 
-def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re.Pattern | None = None) -> Markup:
+def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re.Pattern | None = None,
+            hits: list[tuple[int, int, str]] | None = None) -> Markup:
     """The window of `text` with the most different query terms, the matches
     in <mark>, everything else escaped.  `words`, a pattern of the words that
     have those terms (`Searcher.words_of`), spares analysing every word of a
-    long text."""
+    long text; `hits`, the words found already ((start, end, term) in the
+    stripped text: `_Words.hits`), spares even that."""
     text = text.strip()
     if not text:
         return Markup("")
-    if not terms_set:
+    if hits is not None:
+        pass
+    elif not terms_set:
         hits = []
     elif words is not None:
         hits = [(m.start(), m.end(), t) for m in words.finditer(text) if (t := term(m[0].lower())) in terms_set]
@@ -1240,6 +1325,142 @@ def snippet(text: str, terms_set: set[str], size: int = SNIPPET_CHARS, words: re
     if end < len(text):
         parts.append("…")
     return Markup("".join(parts))
+
+
+_APOSTROPHES = "'’‘`"
+_HAS_APOSTROPHE = re.compile(f"[{_APOSTROPHES}]")
+_SUIT_SYMBOLS = frozenset("♠♤♥♡♦♢♣♧")
+
+
+def _plain_word(w: str) -> bool:
+    """ASCII but for curly apostrophes: a word whose lower case is what
+    IGNORECASE matches (no 'K' sign, long s or dotted I)."""
+    return w.isascii() or w.replace("’", "").replace("‘", "").isascii()
+
+
+class _Words:
+    """A text's words (search/analysis.py WORD), for highlighting it for any
+    query: `hits` finds exactly what `Searcher.words_of`'s pattern finds and
+    `snippet` keeps, without scanning the text with that pattern.  Only for a
+    text in ASCII but for curly apostrophes (else `plain` is None and the
+    pattern scans it), where the pattern's case-blind matching is a
+    lower-case comparison.  It keeps the text in lower case, its runs of
+    letters and digits (`plain`: `hits` finds where they stand as words), and
+    its words with an apostrophe (`odd`: the pattern may read them from after
+    an apostrophe, `_odd_hit`).  That costs less to make than a scan of every
+    word, so a text shown once costs no more than the pattern's scan."""
+
+    __slots__ = ("lower", "plain", "odd")
+
+    def __init__(self, text: str):
+        self.lower = low = text.lower()
+        self.plain, self.odd = None, []
+        if not _plain_word(text):
+            return
+        # every run of letters and digits: a word without an apostrophe is
+        # one, and `hits` checks where it stands (`_whole_word`)
+        ascii_ = low if low.isascii() else low.replace("’", " ").replace("‘", " ")
+        self.plain = frozenset(ascii_.encode("ascii").translate(_RUNS).decode("ascii").split())
+        if _HAS_APOSTROPHE.search(low) is not None:
+            self.odd = _odd_words(low)
+
+    def hits(self, forms: frozenset, terms_set: frozenset) -> list[tuple[int, int, str]]:
+        """(start, end, term) of each word that is one of `forms` and whose
+        term is one of `terms_set`, in order: what the pattern of `forms`
+        matches (a form standing as a whole word, `_odd_hit` for the words
+        with apostrophes) and `snippet` keeps."""
+        out = []
+        low = self.lower
+        for w in self.plain & forms:
+            t = term(w)
+            if t not in terms_set:
+                continue
+            n = len(w)
+            i = low.find(w)
+            while i >= 0:
+                if _whole_word(low, i, i + n):
+                    out.append((i, i + n, t))
+                i = low.find(w, i + 1)
+        for a, b, w, reads in self.odd:
+            found = _odd_hit(a, b, w, reads, forms, terms_set)
+            if found is not None:
+                out.append(found)
+        out.sort()
+        return out
+
+
+# ASCII text split into its runs of letters and digits (bytes.translate)
+_RUNS = bytes(c if chr(c).isalnum() else 32 for c in range(256))
+
+
+def _odd_words(low: str) -> list[tuple[int, int, str, list]]:
+    """(start, end, word, `_odd_reads`) of each word of WORD with an apostrophe in `low`
+    (lower case, ASCII but for curly apostrophes): an apostrophe between
+    letters joins them, and a trailing ' or ’ after letters is the word's;
+    found from each apostrophe, as there are few."""
+    out: list[tuple[int, int, str, list]] = []
+    n, end = len(low), -1
+    for m in _HAS_APOSTROPHE.finditer(low):
+        k = m.start()
+        if k < end or not (k and low[k - 1].isalnum()):
+            continue
+        e = k
+        while e + 1 < n and low[e] in _APOSTROPHES and low[e + 1].isalnum():  # inner apostrophes
+            e += 1
+            while e < n and low[e].isalnum():
+                e += 1
+        if e < n and low[e] in "'’":  # a trailing one
+            e += 1
+        if e == k:  # a ‘ or ` after a word, not in it
+            continue
+        s = k - 1
+        while s and (low[s - 1].isalnum() or (low[s - 1] in _APOSTROPHES and s > 1 and low[s - 2].isalnum())):
+            s -= 1
+        out.append((s, e, low[s:e], _odd_reads(low[s:e])))
+        end = e
+    return out
+
+
+def _whole_word(low: str, a: int, b: int) -> bool:
+    """Whether low[a:b], letters and digits, is a word of WORD by itself
+    (ASCII text): no letter or digit either side, no apostrophe joining it
+    to the letters before it, none after it that WORD takes (a trailing
+    ' or ’, or any before more letters)."""
+    if a and (low[a - 1].isalnum() or (low[a - 1] in _APOSTROPHES and a > 1 and low[a - 2].isalnum())):
+        return False
+    nxt = low[b:b + 1]
+    if not nxt:
+        return True
+    if nxt.isalnum() or nxt in "'’":
+        return False
+    return not (nxt in _APOSTROPHES and low[b + 1:b + 2].isalnum())
+
+
+def _odd_reads(w: str) -> list[tuple[int, tuple[str, ...]]]:
+    """Where `words_of`'s pattern may read the word `w` (lower case, with an
+    apostrophe) from, and the forms that let it: from its start, or else
+    from just after one of its inner apostrophes (the pattern wants no
+    letter before a match, and an apostrophe is none), when a form ends
+    there at the end of a run of letters (what follows is the pattern's
+    apostrophes and letters); the match then runs to the end of the word."""
+    starts = [0] + [i + 1 for i, ch in enumerate(w[:-1]) if ch in _APOSTROPHES and w[i + 1].isalnum()]
+    reads = []
+    for j in starts:
+        sub = w[j:]
+        ends = [i for i in range(1, len(sub)) if sub[i] in _APOSTROPHES and sub[i - 1].isalnum()] + [len(sub)]
+        reads.append((j, tuple(sub[:k] for k in ends)))
+    return reads
+
+
+def _odd_hit(a: int, b: int, w: str, reads, forms: frozenset, terms_set: frozenset) -> tuple[int, int, str] | None:
+    """The hit the pattern of `forms` makes of the word `w` at a..b (read as
+    `_odd_reads` says): the first place it matches from, a hit when the
+    term of what it matched is one of `terms_set`."""
+    for j, prefixes in reads:
+        if not forms.isdisjoint(prefixes):
+            t = term(w[j:])
+            return (a + j, b, t) if t in terms_set else None
+    return None
 
 
 def _richest_window(hits: list[tuple[int, int, str]], size: int) -> int:

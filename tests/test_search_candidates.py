@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from laws.build import current_store
 from search import candidates
-from search.query import Searcher
+from search.analysis import term, terms
+from search.query import Searcher, _Words, snippet
 from tests import search_golden
 
 GOLDEN = search_golden.load()
@@ -137,3 +138,115 @@ def test_totals_add_bit_for_bit_as_the_dictionaries_did(slots):
     t, matched = candidates.totals(20, [Scored(f) for f in slots])
     assert {d: t[d] for d in np.flatnonzero(matched).tolist()} == expected
     assert matched.tolist() == [sum(d in f for f in slots) for d in range(20)]
+
+
+# --- what the short-query speed-ups (issue 24) must leave as it was ------------------------
+
+@pytest.fixture(scope="module")
+def by_pattern(index) -> Searcher:
+    """A Searcher whose snippets all come from `words_of`'s pattern, as
+    before search/query.py `_Words` (the reference they must equal)."""
+    s = Searcher(index)
+    s.snippet = lambda text, terms_set: snippet(text, terms_set, words=s.words_of(terms_set))
+    return s
+
+
+def test_replies_with_words_kept_per_text_are_the_patterns_whole(searcher, by_pattern):
+    """Every golden query (the question files and 1,000 generated), no
+    edition, 2017 and 2007: the whole reply, snippets included, is the one
+    the pattern's snippets make."""
+    asked = sorted({(r["q"], r["edition"] or "") for r in GOLDEN})
+    differ = [(q, ed) for q, ed in asked
+              if searcher.search(q, edition=ed or None, limit=10) != by_pattern.search(q, edition=ed or None, limit=10)]
+    assert len(asked) > 5000 and differ == []
+
+
+def test_words_kept_per_text_find_what_the_pattern_finds_in_every_text(searcher, by_pattern):
+    """Every document of the default editions, each highlighted for 40 of the
+    golden queries' words (seeded), and texts made to trip the reading of
+    apostrophes (a form after an inner apostrophe, a trailing one, curly
+    ones, backticks, digits): the same snippet, and for the plain texts
+    the same hits, as the pattern."""
+    texts = [d.get("text") or "" for d in searcher.docs if d is not None]
+    assert len(texts) > 2000
+    odd = ["the players'bid and 'bid' and bid'x'y z'players o'clock x`bid bid`s bids' bid’s ‘bid’ 12th",
+           "Partner's partners' PARTNER’S o'Partner'S revoke’d revoked‘x 27B1's law 12's twelfth",
+           "a''bid ab'' 'bid bid''s bid‘ s bid` x‘bid’ claim's claimed'",
+           "Declarer’s dummy's dummy’ dummy` it's a claim. (bid's) [bid']"]
+    term_sets = list(dict.fromkeys(
+        frozenset(t for slot in searcher.prepare(q).slots for alt, _ in slot.all() for t in alt)
+        for q in sorted({r["q"] for r in GOLDEN})))
+    term_sets += [frozenset(terms(w)) for w in ("bid", "clock", "partner", "player", "x", "claim", "revoke", "12")]
+    rnd = random.Random(24)
+    plain = differ = 0
+    for ts in term_sets:
+        forms = searcher._forms_plain(ts)
+        for text in rnd.sample(texts, 40) + odd:
+            if searcher.snippet(text, ts) != by_pattern.snippet(text, ts):
+                differ += 1
+            words = _Words(text.strip())
+            if forms is not None and words.plain is not None:
+                plain += 1
+                pattern = searcher.words_of(ts)
+                expected = [(m.start(), m.end(), t) for m in pattern.finditer(text.strip())
+                            if (t := term(m[0].lower())) in ts]
+                differ += words.hits(forms, ts) != expected
+    assert differ == 0 and plain > 50_000
+
+
+def test_a_word_after_an_inner_apostrophe_is_highlighted_as_the_pattern_does(searcher):
+    ts = frozenset(terms("bid"))
+    got = str(searcher.snippet("the players'bid and 'bid' and bid'x", ts))
+    assert got == "the players&#39;<mark>bid</mark> and &#39;<mark>bid&#39;</mark> and bid&#39;x"
+
+
+def test_scores_are_the_per_field_sums_bit_for_bit(searcher):
+    """A slot's scores gathered over every field and alternative and added
+    at once (`Searcher._fold`), the index entries' evidence given at once
+    (`_cited_by_entries`): the same floats as one field after another in
+    dictionaries, on the question sets' slots."""
+    eds = searcher.default_editions
+    view = searcher._view(eds)
+    slots = {slot for _, q in search_golden.questions() for slot in searcher.prepare(q).slots}
+    assert len(slots) > 300
+    weight = searcher.ranking.index_weight
+    for slot in sorted(slots, key=repr):
+        for long in (False, True):
+            best, summed, seen = searcher._fold(view, eds, slot, long)
+            searcher._cited_by_entries(view, best, summed, seen)
+            b, s = _reference_scores(searcher, view, eds, slot, long, weight)
+            at = np.flatnonzero(seen)
+            assert dict(zip(view.docs[at].tolist(), zip(best[at].tolist(), summed[at].tolist()))) == \
+                {d: (b[d], s[d]) for d in b}
+
+
+def _reference_scores(searcher, view, eds, slot, long, weight):
+    """document -> best, sum over fields and alternatives, in dictionaries,
+    one field after another, then the index entries' evidence, as
+    search/query.py did before the arrays."""
+    best, summed = {}, {}
+    for ed in eds:
+        for phrase, w in slot.all():
+            for field, boost in searcher.fields(long):
+                if len(phrase) == 1:
+                    ids, (scores, _) = searcher._shard_postings(ed, field, phrase[0])
+                else:
+                    ids, scores = searcher._phrase(field, phrase, 1, ed)
+                for d, sc in zip(ids.tolist(), scores.tolist()):
+                    v = sc * (boost * w)
+                    summed[d] = summed.get(d, 0.0) + v
+                    best[d] = max(best.get(d, 0.0), v)
+    top = {}
+    for e in view.docs[view.entries].tolist():
+        if e in best:
+            for t, share in searcher.cites[e]:
+                given = best[e] * weight * share
+                if given > top.get(t, 0.0):
+                    top[t] = given
+    for t, v in top.items():
+        if v > best.get(t, 0.0):
+            best[t] = v
+        elif t not in best:
+            continue
+        summed[t] = summed.get(t, 0.0) + v
+    return best, summed
