@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,13 @@ def test_example_runs_and_cites_what_the_checker_declares(c):
      f"This checker has no field '{'q' * 40}…'; its fields are difference.", "q" * 40 + "…"),
     # sizes, before any item is validated
     ("matchpoints", {"scores": [[1, 1, 1]] * 1001}, "Scores can have at most 1000 entries.", "scores"),
+    # the size is named before any item: 201 fractions are too many, not a fraction
+    ("cross-imps", {"scores": [1.5] * 201}, "Scores can have at most 200 entries.", "scores"),
+    # a text longer than a list's maxItems is not a list at all
+    ("auction", {"dealer": "N", "calls": "x" * 401}, "Calls must be a list.", "calls"),
+    # 1000 characters are within MAX_STRING: the schema's own maxLength names it
+    ("auction", {"dealer": "N", "calls": ["x" * 1000]}, "Calls: call 1 is too long (at most 20 characters).",
+     "calls"),
     ("matchpoints", {"scores": [[1] * 5] * 1000}, "The input has more than 5000 values; no checker needs so many.",
      None),
     ("auction", {"dealer": "N", "calls": ["x" * 1001]}, "Calls is too long (at most 1000 characters).", "calls"),
@@ -73,6 +81,8 @@ def test_example_runs_and_cites_what_the_checker_declares(c):
     ("imps", {"difference": 1.5}, "Point difference must be a whole number.", "difference"),
     ("victory-points", {"margin": 1, "boards": 8.5}, "Boards in the match must be a whole number.", "boards"),
     ("cross-imps", {"scores": [1, 2.5]}, "Scores: score 2 must be a whole number.", "scores"),
+    # a fraction in a list is named before a missing field (weights), as a fraction in a field is
+    ("weighted-score", {"outcomes": [1, 2.5]}, "Possible results: result 2 must be a whole number.", "outcomes"),
     ("victory-points", {"margin": float("nan"), "boards": 8}, "Margin must be a finite number.", "margin"),
     ("auction", {"dealer": "N", "calls": [{"a": float("inf")}]}, "Calls must be a finite number.", "calls"),
     # what the schema says, in words
@@ -173,18 +183,26 @@ def test_a_fraction_is_named_before_a_missing_field():
     assert registry.get("revoke").editions == ["2017", "2007", "1993-rubber"]
 
 
+# 1.0 == 1 in Python: the tests below compare JSON text, which tells 1.0 from 1
+
 def test_only_whole_number_fields_are_made_whole():
     weighted = registry.get("weighted-score")
-    assert registry.validate(weighted, {"outcomes": [1.0, 2], "weights": [33.5, 66.5]}) == {
-        "outcomes": [1, 2], "weights": [33.5, 66.5]}
+    assert json.dumps(registry.validate(weighted, {"outcomes": [1.0, 2], "weights": [33.5, 66.5]})) == (
+        '{"outcomes": [1, 2], "weights": [33.5, 66.5]}')
+    assert json.dumps(registry.validate(weighted, {"outcomes": [1.0, 2], "weights": [50.0, 50.0]})) == (
+        '{"outcomes": [1, 2], "weights": [50.0, 50.0]}')
 
 
 def test_a_whole_number_written_with_a_point_is_that_number():
-    assert registry.run("imps", {"difference": 450.0})["result"] == {"difference": 450, "imps": 10,
-                                                                    "band": "430–490"}
-    assert registry.validate(registry.get("matchpoints"), {"scores": [1.0, 2, 3.0]}) == {"scores": [1, 2, 3]}
-    assert registry.validate(registry.get("victory-points"), {"margin": 2.5, "boards": 8.0}) == {
-        "margin": 2.5, "boards": 8}
+    assert json.dumps(registry.run("imps", {"difference": 450.0})["result"], ensure_ascii=False) == (
+        '{"difference": 450, "imps": 10, "band": "430–490"}')
+    assert json.dumps(registry.validate(registry.get("matchpoints"), {"scores": [1.0, 2, 3.0]})) == (
+        '{"scores": [1, 2, 3]}')
+    assert json.dumps(registry.validate(registry.get("victory-points"), {"margin": 2.5, "boards": 8.0})) == (
+        '{"margin": 2.5, "boards": 8}')
+    # a field left out (risk, before tricks in the schema) does not stop the fields after it being made whole
+    assert json.dumps(registry.validate(registry.get("score"), {"level": 1.0, "strain": "C", "tricks": 7.0})) == (
+        '{"level": 1, "strain": "C", "tricks": 7}')
 
 
 def test_an_unknown_checker_is_named_with_the_others():
@@ -214,6 +232,18 @@ def test_a_checkers_description_and_schema():
         {"2017": "Laws of Duplicate Bridge 2017", "2007": "Laws of Duplicate Bridge 2007",
          "1993-rubber": "Laws of Contract Bridge 1993 (rubber)"})
     assert registry.get("revoke").flat_cites()[:3] == ["64A1", "64A2", "64B1"]
+
+
+def test_checkers_and_results_cannot_be_changed_once_made():
+    """A checker in the registry is shared by every request (and thread), and
+    run() makes a new Result to give it its edition: neither is changed in place."""
+    imps = replace(registry.get("imps"))
+    with pytest.raises(FrozenInstanceError):
+        imps.title = "changed"
+    result = registry.Result({"imps": 10}, "Ten IMPs.", ["78B"])
+    with pytest.raises(FrozenInstanceError):
+        result.edition = "2017"
+    assert (imps.title, result.edition) == (registry.get("imps").title, None)
 
 
 def test_the_links_are_one_row_per_checker_edition_and_provision():
@@ -251,6 +281,56 @@ def test_a_checker_carried_into_a_new_code_answers_in_it():
     assert registry.get("revoke").editions_for(corpus) == ["2017", "2007", "1993-rubber"]
 
 
+def _carried_but(checker_ids: tuple[str, ...], waiting: str, change: str) -> "registry.Codes":
+    """A made-up 2027 code whose checkers' data was carried from 2017's, each
+    provision to its namesake but `waiting`, which awaits review (`change`)."""
+    from laws.checkers import codes
+
+    own = codes.editions()["2017"]
+    data = {"edition": "2027", "title": "Laws of Duplicate Bridge 2027", "tables": own["tables"], "checkers": {},
+            "carried": {"from": "2017", "checkers": {}}}
+    for cid in checker_ids:
+        way = {pid: ([pid], "unchanged") for pid in own["checkers"][cid]["cites"]}
+        way[waiting] = (None, change)
+        entry, notes = codes.carry_entry(own["checkers"][cid], way, "2017", "2027")
+        data["checkers"][cid] = entry
+        data["carried"]["checkers"][cid] = {"notes": notes}
+    return codes.Codes(in_force="2027", years={"2007": 2007, "2017": 2017, "2027": 2027},
+                       families={"2007": "duplicate", "2017": "duplicate", "2027": "duplicate"},
+                       carried={"2027": data})
+
+
+def test_a_carried_reply_names_a_waiting_law_in_words_inside_the_result_but_keeps_its_cites():
+    """The words of a carried reply are rewritten at any depth of the result
+    (a dict inside it), while every list named `cites` keeps the qualified
+    form a link needs."""
+    corpus = _carried_but(("auction",), "27", "27 was rewritten in 2027")
+    out = registry.run("auction", {"dealer": "N", "calls": ["1H", "1D"]}, corpus)
+    assert out["result"]["irregularity"] == {
+        "index": 1, "call": "1D", "player": "E", "problem": "an insufficient bid: 1D does not supersede 1H",
+        "law": "27 (2017 Laws)", "cites": ["18D", "2017:27"]}
+    assert (out["cites"], out["edition"], out["review"]) == (
+        ["17B", "17C", "18C", "18D", "2017:27"], "2027", "not yet reviewed for 2027: 27 was rewritten in 2027")
+    assert out["explanation"] == (
+        "Call 2 (1D by East) is inadmissible, an insufficient bid: 1D does not supersede 1H, and Law 27 (2017 "
+        "Laws) applies. Before it: the auction is not complete: the last bid is 1H by North and East was to call.")
+
+
+def test_a_carried_checkers_notes_and_result_strings_are_the_carried_codes():
+    corpus = _carried_but(("dummy-designation",), "46B1(c)", "46B1(c) now names the card played")
+    dd = registry.get("dummy-designation")
+    out = registry.run("dummy-designation", {"dummy": ["SK", "S7", "S3", "H9"], "trick": ["S5"], "trumps": "H",
+                                             "designation": "low"}, corpus)
+    assert (out["result"], out["cites"]) == (
+        {"deemed": "S3", "chooser": None, "legal_cards": ["SK", "S7", "S3"], "rule": "46B1(c) (2017 Laws)",
+         "legal": True}, ["46B", "2017:46B1(c)"])
+    # 2017's note is carried with its data: the codes given are the ones read, not the manifest's
+    data_file = Path(registry.__file__).parent / "data" / "2017.json"
+    note = json.loads(data_file.read_text(encoding="utf-8"))["checkers"]["dummy-designation"]["note"]
+    assert note.startswith("The 2017 Laws say in 46B1(a) and (c) what the 2007 text left to reading")
+    assert dd.notes(corpus) == [("2027", note), ("2017", note)]
+
+
 def test_every_cited_provision_exists_in_the_built_store(db):
     assert registry.missing_cites(db) == []
 
@@ -275,6 +355,20 @@ def test_the_build_writes_every_link(db):
     rows = {(r["checker"], r["edition"], r["provision"]) for r in
             db.execute("select checker, edition, provision from checker_cites")}
     assert rows == {(r["checker"], r["edition"], r["provision"]) for r in registry.links()}
+
+
+def test_a_provision_a_data_file_names_twice_is_linked_once(tmp_path, monkeypatch):
+    from laws import store
+
+    (tmp_path / "data").mkdir()
+    folder = _data_folder(tmp_path / "data", {"2007": {"fake": {"cites": ["77", "77", "78B"]}}})
+    fake = registry.Checker("fake", "Fake", {}, [], lambda d, ed: None, folder=folder)
+    monkeypatch.setitem(registry.REGISTRY, "fake", fake)
+    db = store.create(tmp_path / "laws.sqlite")
+    registry.write_links(db)
+    rows = list(db.execute("select checker, edition, provision, title from checker_cites where checker = 'fake'"
+                           " order by provision"))
+    assert rows == [("fake", "2007", "77", "Fake"), ("fake", "2007", "78B", "Fake")]
 
 
 @pytest.mark.parametrize("edition, number, checker", [

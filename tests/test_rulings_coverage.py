@@ -4,6 +4,7 @@ code's Laws 41 to 71, has a ruling, a checker or its one-line reason, and each l
 procedures that apply it."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,51 @@ def test_each_law_page_links_to_the_guided_procedures_applying_it(client, editio
             page = client.get(f"/{edition}/law/{n}")
             assert page.status_code == 200
             assert f'href="/rulings/guided/{procedure}?edition={edition}"' in page.get_data(as_text=True), (procedure, n)
+
+
+# --- the command: `python -m laws.rulings.coverage [--write]`, on a copy of the repository's layout
+
+# the README's words after the table may quote the markers (as the coverage section's own text could)
+AFTER = f"\nThe table between `{coverage.START}` and `{coverage.END}` is written by the command.\n"
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch, built):
+    """A repository root with the tests' store as its data/ and a README of its own."""
+    (tmp_path / "laws" / "rulings").mkdir(parents=True)
+    (tmp_path / "data").symlink_to(built, target_is_directory=True)
+    monkeypatch.setattr(coverage, "__file__", str(tmp_path / "laws" / "rulings" / "coverage.py"))
+    return tmp_path
+
+
+def test_the_command_writes_the_table_between_the_markers(repo, db):
+    readme = repo / "README.md"
+    readme.write_text(f"# Lawbook\n{coverage.START}\n| an old table |\n{coverage.END}{AFTER}", encoding="utf-8")
+    assert coverage.main(["--write"]) == 0
+    table = coverage.table(coverage.law_titles(db), coverage.law_sets(db))
+    assert readme.read_text(encoding="utf-8") == f"# Lawbook\n{coverage.START}\n{table}\n{coverage.END}{AFTER}"
+
+
+def test_the_command_reads_its_arguments_from_the_command_line(repo, db, monkeypatch):
+    readme = repo / "README.md"
+    readme.write_text(f"{coverage.START}\n{coverage.END}\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["coverage.py", "--write"])
+    assert coverage.main() == 0
+    table = coverage.table(coverage.law_titles(db), coverage.law_sets(db))
+    assert readme.read_text(encoding="utf-8") == f"{coverage.START}\n{table}\n{coverage.END}\n"
+
+
+def test_the_command_prints_the_table_and_leaves_the_readme_alone(repo, db, capsys):
+    readme = repo / "README.md"
+    readme.write_text(f"{coverage.START}\n| an old table |\n{coverage.END}\n", encoding="utf-8")
+    assert coverage.main([]) == 0
+    assert capsys.readouterr() == (coverage.table(coverage.law_titles(db), coverage.law_sets(db)) + "\n", "")
+    assert readme.read_text(encoding="utf-8") == f"{coverage.START}\n| an old table |\n{coverage.END}\n"
+
+
+def test_the_command_refuses_a_readme_without_the_markers(repo, capsys):
+    readme = repo / "README.md"
+    readme.write_text("# Lawbook\nno table here\n", encoding="utf-8")
+    assert coverage.main(["--write"]) == 1
+    assert capsys.readouterr() == ("", f"README.md has no markers {coverage.START} … {coverage.END}\n")
+    assert readme.read_text(encoding="utf-8") == "# Lawbook\nno table here\n"

@@ -261,3 +261,49 @@ def test_the_reply_keeps_the_question_as_asked(client):
     got = client.get("/api/search?q=dealer+North%2C+East+doubled+out+of+turn").get_json()
     assert got["query"] == "dealer North, East doubled out of turn"
     assert got["results"][0]["ruling"]["prefilled"] == {"dealer": "N"}
+
+
+# --- the ranking rules on made-up data, where today's data cannot tell them apart
+
+def _only(monkeypatch, period: str, edition: str, kinds: dict) -> None:
+    """Rulings data holding just `kinds` for a made-up `edition` in `period`
+    (an edition name of its own per test: the maps are cached by edition)."""
+    real = data.load
+
+    def load(p, store=None):
+        return {**real(p, store), edition: {"kinds": kinds, "subtrees": {}}} if p == period else real(p, store)
+    monkeypatch.setattr(data, "load", load)
+
+
+def test_the_procedure_named_for_a_provision_comes_before_one_whose_first_law_it_is(monkeypatch):
+    # the named one cites more provisions, which would otherwise put it last
+    _only(monkeypatch, "play", "t-named", {
+        "named": {"title": "Named", "law": "54", "tree": {"cites": ["54", "54A", "54B", "54C"]}},
+        "first": {"title": "First", "law": "54D", "tree": {"cites": ["54D", "54"]}}})
+    assert _named(handoff.for_provision("t-named", "54")) == ["play:named", "play:first"]
+    assert _named(handoff.for_provision("t-named", "54D")) == ["play:first"]
+
+
+def test_a_guided_procedure_whose_first_law_it_is_comes_before_one_listing_it_later(monkeypatch):
+    # 12C1: `first` lists Law 12 first (with 16 after it), `later` lists it second and cites fewer
+    _only(monkeypatch, "guided", "t-laws", {
+        "first": {"title": "First", "laws": ["12", "16"], "tree": {"cites": ["12C1", "16B", "12A"]}},
+        "later": {"title": "Later", "laws": ["40", "12"], "tree": {"cites": ["12C1"]}}})
+    assert _named(handoff.for_provision("t-laws", "12C1")) == ["guided:first", "guided:later"]
+    assert _named(handoff.for_provision("t-laws", "16B")) == ["guided:first"]
+
+
+def test_what_a_tree_cites_itself():
+    tree = {"cites": ["45A"], "cases": {
+        "yes": {"ask": {"cites": ["45B"]}, "cases": {
+            "late": {"outcome": {"cites": ["45C4(b)"], "lead_restrictions": {"cites": ["26A"]},
+                                 "score_adjustment": {"cites": ["12C1(e)"]}, "information": {"cites": ["16C"]}}}}},
+        "no": {"use": "shared", "outcome": {"text": "no cites of its own"}}}}
+    assert handoff._own_cites(tree) == {"45A", "45B", "45C4(b)", "26A", "12C1(e)", "16C"}
+
+
+def test_the_maps_are_derived_once_per_edition_and_store():
+    """Every search's offer reads them: made once from the rulings data of
+    the store served, not again for each question."""
+    assert handoff.procedures("2017") is handoff.procedures("2017")
+    assert handoff.by_law("2017") is handoff.by_law("2017")
