@@ -306,12 +306,12 @@ def parse_keys(cache: Cache, manifest: manifest_mod.Manifest, corrections: Corre
                ordered: list[manifest_mod.Source]) -> dict[str, str]:
     """{file: the key of its parse}: its bytes, its manifest entry and its
     edition's, its curated corrections; a PDF text's also the files its
-    ligature lexicon may read (`lexicon_files`); fragments' also the keys
+    ligature lexicon may read (`ligatures.related_sources`); fragments' also the keys
     of their edition's sources parsed before them (`parsed[edition]`)."""
     keys: dict[str, str] = {}
     for source in ordered:
         before = [keys[s.file] for s in ordered if s.edition == source.edition and s.file in keys]
-        related = lexicon_files(manifest, source.edition) if source.parser == "pdf" else []
+        related = ligatures.related_sources(manifest, source.edition) if source.parser == "pdf" else []
         keys[source.file] = cache.key(
             "parse", source.path.read_bytes() if source.path.is_file() else b"",
             _entry(source), _entry(manifest.edition(source.edition)),
@@ -330,30 +330,6 @@ _NOT_PARSED = {"path", "uses", "in_force", "published", "in_force_from", "declar
 def _entry(obj) -> dict:
     """A manifest or corrections entry's fields, as a parse key reads them."""
     return {k: v for k, v in vars(obj).items() if k not in _NOT_PARSED}
-
-
-def lexicon_files(manifest: manifest_mod.Manifest, edition_id: str) -> list[manifest_mod.Source]:
-    """The sources whose text the ligature repair of `edition_id` may read
-    (laws.ligatures.related_texts): its own and its guides', then those of
-    the codes of its family before it and their guides, newest first, up to
-    the first with a clean text of the code, at most FAMILY_DEPTH back; each
-    clean or not, so that the key holds whatever the lexicon read (and an
-    older code added below that one changes nothing)."""
-    edition = manifest.edition(edition_id)
-
-    def of(eid: str) -> list[manifest_mod.Source]:
-        ids = {eid} | {e.id for e in manifest.editions if e.guide_to == eid}
-        return [s for s in manifest.sources if s.edition in ids]
-
-    out = of(edition_id)
-    earlier = sorted((e for e in manifest.editions if e.kind == "code" and e.family == edition.family
-                      and e.year < edition.year), key=lambda e: -e.year)
-    for code in earlier[:ligatures.FAMILY_DEPTH]:
-        found = of(code.id)
-        out += found
-        if any(s.kind == "code" and s.path.is_file() and ligatures._is_clean(ligatures._read(s)) for s in found):
-            break
-    return out
 
 
 def _parse_source(shared: tuple[Corrections, dict], source: manifest_mod.Source

@@ -258,28 +258,36 @@ def _is_clean(text: str) -> bool:
 FAMILY_DEPTH = 3
 
 
-def related_texts(corpus, edition_id: str) -> list[str]:
-    """The clean texts whose words repair an edition's text: its own sources
-    and those of the guides to it, then those of the codes of its family
+def related_sources(corpus, edition_id: str) -> list:
+    """The sources whose text may repair an edition's text, clean or not: its
+    own and those of the guides to it, then those of the codes of its family
     before it (and their guides), newest first, up to the first that has a
-    clean text of the code itself, at most FAMILY_DEPTH codes back.  So the
-    vocabulary is the edition's own and its nearest predecessor's, however
-    many other codes the corpus holds (`corpus`: a loaded manifest)."""
+    clean text of the code itself, at most FAMILY_DEPTH codes back
+    (`corpus`: a loaded manifest).  The build keys a parse by them
+    (laws.build.parse_keys): an older code added below that one changes
+    nothing."""
     edition = corpus.edition(edition_id)
 
-    def texts_of(eid: str) -> list[tuple[str, str]]:
+    def sources_of(eid: str) -> list:
         ids = {eid} | {e.id for e in corpus.editions if e.guide_to == eid}
-        return [(s.kind, t) for s in corpus.sources if s.edition in ids for t in [_read(s)] if _is_clean(t)]
+        return [s for s in corpus.sources if s.edition in ids]
 
-    texts = [t for _, t in texts_of(edition_id)]
+    out = sources_of(edition_id)
     earlier = sorted((e for e in corpus.editions if e.kind == "code" and e.family == edition.family
                       and e.year < edition.year), key=lambda e: -e.year)
     for code in earlier[:FAMILY_DEPTH]:
-        found = texts_of(code.id)
-        texts += [t for _, t in found]
-        if any(kind == "code" for kind, _ in found):
+        found = sources_of(code.id)
+        out += found
+        if any(s.kind == "code" and s.path.is_file() and _is_clean(_read(s)) for s in found):
             break
-    return texts
+    return out
+
+
+def related_texts(corpus, edition_id: str) -> list[str]:
+    """The clean texts of `related_sources`: the words that repair an
+    edition's text, its own and its nearest predecessor's, however many
+    other codes the corpus holds."""
+    return [t for s in related_sources(corpus, edition_id) for t in [_read(s)] if _is_clean(t)]
 
 
 @functools.cache
