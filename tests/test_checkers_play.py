@@ -460,8 +460,9 @@ def test_a_revoke_found_from_the_holdings_is_named_with_its_seat():
                              "followed": [None, False, False, True], "trumped": True, "winner_seat": "S",
                              "revokes": [1, 2]}
     assert out["cites"] == ["44A", "44B", "44D", "61A", "44C", "44E", "44G"]
-    assert out["explanation"].endswith(
-        "the 4 of clubs (East) did not follow suit although that player held hearts, a revoke (Law 44C requires "
+    assert out["explanation"] == (
+        "The 2 of spades by South wins the trick: it is the highest trump (spades), and South leads to the next trick. "
+        "The 4 of clubs (East) did not follow suit although that player held hearts, a revoke (Law 44C requires "
         "following suit); the 2 of spades (South) did not follow suit although that player held hearts, a revoke "
         "(Law 44C requires following suit).")
 

@@ -67,10 +67,11 @@ def trick(data: dict, ed: Edition) -> Result:
         result["revokes"] = revokes
         if revokes:
             cites.append(law("revoke"))
-            revoke_words = (" " + "; ".join(
+            named = "; ".join(
                 f"the {cards[i].words()}{f' ({SEAT_NAMES[seat_of(i)]})' if seat_of(i) else ''} did not follow "
                 f"suit although that player held {SUIT_NAMES[led]}, a revoke (Law {law('follow')} requires following suit)"
-                for i in revokes) + ".")
+                for i in revokes)
+            revoke_words = f" {named[0].upper()}{named[1:]}."  # a sentence of its own
     cites.append(law("follow"))
     cites.append(law("trumped") if any(c.suit == trumps for c in cards) else law("not_trumped"))
     if len(cards) == 4:

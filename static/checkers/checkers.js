@@ -756,10 +756,11 @@
       result.revokes = revokes;
       if (revokes.length) {
         cites.push(law("revoke"));
-        revokeWords = " " + revokes.map(function (i) {
+        var named = revokes.map(function (i) {
           return "the " + cards[i].words() + (seatOf(i) ? " (" + SEAT_NAMES[seatOf(i)] + ")" : "") + " did not follow suit although " +
             "that player held " + SUIT_NAMES[led] + ", a revoke (Law " + law("follow") + " requires following suit)";
-        }).join("; ") + ".";
+        }).join("; ");
+        revokeWords = " " + named.charAt(0).toUpperCase() + named.slice(1) + ".";  // a sentence of its own
       }
     }
     cites.push(law("follow"));
