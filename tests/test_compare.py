@@ -101,9 +101,11 @@ def test_law_40_moves_and_splits(db):
     changes = {c["to_provision"]: c for c in _changes(db, 40, "2007", "2017")}
     # 2007 40B2(a) became 40A4 and the items of 40B2(a): a split
     assert (changes["40A4"]["from_provision"], changes["40A4"]["status"]) == ("40B2(a)", "split")
-    # 2007 40B2(d) is in both 40B2(a)'s opening words and its item (v)
-    assert (changes["40B2(a)(v)"]["from_provision"], changes["40B2(a)(v)"]["status"]) == ("40B2(d)", "split")
-    assert [changes[p]["from_provision"] for p in ("40B2(a)(i)", "40B2(a)(ii)", "40B2(a)(iii)")] == ["40B2(a)"] * 3
+    # 2007 40B2(d) (psychic artificial calls) is item (v), renumbered; the
+    # list's opening 'The Regulating Authority:' goes with the items it opens
+    assert (changes["40B2(a)(v)"]["from_provision"], changes["40B2(a)(v)"]["status"]) == ("40B2(d)", "moved")
+    assert [changes[p]["from_provision"] for p in ("40B2(a)", "40B2(a)(i)", "40B2(a)(ii)", "40B2(a)(iii)")] \
+        == ["40B2(a)"] * 4
     assert changes["40B1(a)"]["part_of"] == {"from_provisions": ["40B1(b)"], "to_provisions": ["40B1(a)", "40B1(c)"]}
 
 

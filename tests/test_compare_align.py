@@ -161,3 +161,68 @@ def test_the_numbering_says_nothing_where_the_labels_differ():
     assert [(c["from_provision"], c["to_provision"], c["status"]) for c in found] == [
         ("1", "1", "same"), ("1A", "1A", "same"), ("1B", "1B", "changed")]
     assert found[2]["evidence"] == "the same id under 1, whose provisions keep their labels"
+
+
+def test_a_piece_of_a_merge_is_not_paired_with_a_worse_partner(db):
+    """2007 13D2 (its opening 'When the Director determines that one or more
+    pockets ... if the Director deems:') and its case 13D2(a) together became
+    2017 13A2; 13D2(a) takes 13A2 first, and 13D2, whose clauses 13A2 holds,
+    joins it as a merge rather than taking 2017 13B.  2007 13D2(b), sharing
+    only the remedy's words with 2017 13B2 and whose parent went to 13A2, is
+    removed; 2017 13B, the opening of B1 and B2, goes with 2007 13A, where
+    B1 came from and where its words about the call are."""
+    assert _pairs(db, 13) == [
+        (["13D"], ["13A"], "moved"), (["13D1"], ["13A1"], "moved"),
+        (["13D2"], ["13A2"], "merged"), (["13D2(a)"], ["13A2"], "merged"),
+        (["13A"], ["13B"], "split"), (["13A"], ["13B1"], "split"), (["13B"], ["13B2"], "moved"),
+        (["13F"], ["13C"], "moved"), (["13C"], ["13D"], "moved"),
+        (["13D2(b)"], [], "removed"), (["13E"], [], "removed")]
+
+
+def test_an_opening_goes_with_the_list_it_opens(db):
+    """2017 40B2(a) 'The Regulating Authority:' is found word for word in
+    several 2007 provisions; three of its five items come from 2007 40B2(a),
+    so it does too (not from 2007 40B2(d), now its item (v))."""
+    found = {c["to_provision"]: c for c in compare.diff(db, 40, "2007", "2017")["changes"]}
+    assert (found["40B2(a)"]["from_provisions"], found["40B2(a)"]["status"]) == (["40B2(a)"], "split")
+    assert found["40B2(a)"]["part_of"] == {
+        "from_provisions": ["40B2(a)"],
+        "to_provisions": ["40A4", "40B2(a)", "40B2(a)(i)", "40B2(a)(ii)", "40B2(a)(iii)"]}
+    assert "opens 3 of 5 sub-provisions that come from 40B2(a)" in found["40B2(a)"]["evidence"]
+    assert (found["40B2(a)(v)"]["from_provisions"], found["40B2(a)(v)"]["status"]) == (["40B2(d)"], "moved")
+
+
+def test_a_sub_provision_stays_with_its_parents_partner_and_clauses_outweigh_the_copy_test(db):
+    """2017 32A2(b) ('offender's partner must pass') is found in 2007 32A and
+    in 2007 32B2 alike: its parent 32A2 is 2007 32B2, so it is too.  2017
+    68D1 ('If the claim or concession is agreed, Law 69 applies') is a
+    clause of 2007 68D found in none of 68D's other successors: a piece of
+    the split, not added.  2007 32A's rule for partner (must pass) became
+    2017 32B1's opposite: the override says so."""
+    assert _pairs(db, 32) == [
+        (["32"], ["32"], "changed"), (["32B"], ["32A"], "moved"), (["32B1"], ["32A1"], "moved"),
+        (["32B2"], ["32A2"], "split"), ([], ["32A2(a)"], "added"), (["32B2"], ["32A2(b)"], "split"),
+        (["32A"], ["32B"], "split"), (["32A"], ["32B1"], "split"), ([], ["32B2"], "added"), ([], ["32C"], "added")]
+    assert [(f, t, s) for f, t, s in _pairs(db, 68) if "68D" in f] == [
+        (["68D"], ["68D"], "split"), (["68D"], ["68D1"], "split"), (["68D"], ["68D2"], "split"),
+        (["68D"], ["68D2(a)"], "split")]
+    assert {c["to_provision"]: c["override"].startswith("As 2007 31B for a bid: 2007 32A's rule")
+            for c in compare.diff(db, 32, "2007", "2017")["changes"] if c["from_provision"] == "32A"} \
+        == {"32B": True, "32B1": True}
+
+
+def test_the_build_says_which_2007_2017_overrides_the_aligner_no_longer_needs(db):
+    """The curated 31B and 32A overrides are needed (the words cannot show
+    them); one restating what the aligner finds itself (2007 32B1 -> 2017
+    32A1, word for word) is reported unnecessary."""
+    from conftest import CORPUS
+    from laws.compare import align, overrides
+
+    _eds, laws, provisions = stored.read_store(db)
+    a = [u for n in laws["2007"] for u in align.units(provisions.get(("2007", n), []), n)]
+    b = [u for n in laws["2017"] for u in align.units(provisions.get(("2017", n), []), n)]
+    curated = [o for o in overrides.load_overrides(CORPUS) if (o["from"], o["to"]) == ("2007", "2017")]
+    restated = {"from": "2007", "to": "2017", "from_law": 32, "to_law": 32, "from_provisions": ["32B1"],
+                "to_provisions": ["32A1"], "reason": "found from the text"}
+    assert [o["from_provisions"] for o in curated] == [["31B"], ["32A"]]
+    assert align.unnecessary_overrides(a, b, curated + [restated]) == [restated]

@@ -139,7 +139,9 @@ def test_overrides_read_from_the_corpus_and_checked(db):
             for o in found] == [
         ("1993-rubber", "2007", 44, 44, ["44#3"], ["44E", "44F", "44G"]),
         ("1993-rubber", "2007", 64, 64, ["64(b)", "64(c)", "64(c)(i)"], ["64A2"]),
-        ("1993-rubber", "2017", 64, 64, ["64(b)", "64(c)", "64(c)(i)"], ["64A2"])]
+        ("1993-rubber", "2017", 64, 64, ["64(b)", "64(c)", "64(c)(i)"], ["64A2"]),
+        ("2007", "2017", 31, 31, ["31B"], ["31B", "31B1"]),
+        ("2007", "2017", 32, 32, ["32A"], ["32B", "32B1"])]
     _eds, laws, provisions = stored.read_store(db)
     overrides.check_overrides(found, laws, provisions)  # the corpus's own fit the store
     stale = dict(found[0], from_provisions=["44#4"])  # rubber 44 has three paragraphs

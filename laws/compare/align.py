@@ -25,8 +25,12 @@ another law (2007 17D became 2017 15A).
    `fuzz.ratio` and the TF-IDF cosine of the words beyond boilerplate) plus
    bonuses for the same id, the same law and place in it, similar headings
    and shared cross-references; pairs are taken best first, each unit once,
-   none below `MATCH_MIN` or with text evidence below `TEXT_MIN`.  Each
-   group keeps its score and its evidence in words (`Group.evidence`).
+   none below `MATCH_MIN` or with text evidence below `TEXT_MIN`.  A unit
+   whose better-scored partner is already taken, but holds its clauses
+   beyond what that partner's group carries, is left for step 3 as a piece
+   of that group rather than paired with a worse partner
+   (`_piece_of_better`).  Each group keeps its score and its evidence in
+   words (`Group.evidence`).
 3. Splits and merges, by residual coverage: a unit left over whose clauses
    are found in a unit of the other edition (`CONTAIN_MIN`,
    `fuzz.partial_ratio`; `COVER_MIN` of its text) joins that unit's group:
@@ -37,7 +41,15 @@ another law (2007 17D became 2017 15A).
    different final call ..., then if he becomes a defender', in 2017 26A).
    An old leftover found so in several new units faces each of them: the
    new code repeats that opening at the head of 2017 26A and 26B
-   (`_join_openings`).
+   (`_join_openings`).  The structure weighs in: of the units holding a
+   leftover, one that is (or whose parent is) the partner of the
+   leftover's parent ranks `FAMILY_BONUS` higher, and a leftover joining
+   on its score alone, no clause of it found, never leaves the family its
+   parent went to (`_family`).
+   A new *opening* (a text ending in a colon above its own sub-provisions,
+   'The Regulating Authority:') waits until the others are placed, then
+   joins the group most of its sub-provisions came from (`_pair_openings`);
+   only if none came from anywhere do its words decide, as above.
 4. The numbering, where the structure is kept (codes of one family only:
    the rubber code numbers its own way): a unit still unpaired whose parent
    is paired with the parent of the same id (or that is its law's own
@@ -91,6 +103,11 @@ ORDER_BONUS = 6  # times (1 - distance between the relative positions in the law
 # 2017 15A), but most provisions stay: a partner in the same law is preferred
 # by this much, so a move across laws needs clearly better words.
 SAME_LAW_BONUS = 12
+# A leftover's containers are ranked by score plus coverage, plus this where
+# the container (or its parent) is the partner of the leftover's parent: 2017
+# 32A2(b) ('offender's partner must pass') is found in 2007 32A and in 2007
+# 32B2 alike, and its parent 32A2 is 2007 32B2.
+FAMILY_BONUS = 10
 HEADING_BONUS = 4  # times the headings' similarity (0..1), when both have one
 REFS_BONUS = 6  # times the share of cross-references both make (Jaccard), when either makes one
 # Words in more than this share of all units are boilerplate ('the', 'player',
@@ -289,7 +306,10 @@ def _auto_steps(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit],
     """Every step after the overrides, in order (the module's docstring)."""
     _match_exact(grouping, a, b)
     _match_best_first(grouping, ev, a, b)
-    _join_contained(grouping, ev, a, b)
+    openings = _openings(b)
+    _join_contained(grouping, ev, a, b, lambda side, u: _k(side, u) not in openings)
+    _pair_openings(grouping, openings)
+    _join_contained(grouping, ev, a, b, lambda side, u: _k(side, u) in openings)
     if numbering:
         _pair_by_numbering(grouping, a, b)
     _leave_unmatched(grouping, a, b)
@@ -327,19 +347,50 @@ def _match_best_first(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[
             candidates.append((round(score, 3), -abs(ua.pos - ub.pos), round(text, 3), _k(0, ua), _k(1, ub),
                                ua, ub, why))
     candidates.sort(key=lambda c: c[:5], reverse=True)
+    best: dict[tuple[int, int, int], list[tuple[float, Unit]]] = {}
+    for score, _near, _text, ka, kb, ua, ub, _why in candidates:
+        best.setdefault(ka, []).append((score, ub))
+        best.setdefault(kb, []).append((score, ua))
     for score, _near, text, _i, _j, ua, ub, why in candidates:
-        if grouping.free(0, ua) and grouping.free(1, ub):
+        if grouping.free(0, ua) and grouping.free(1, ub) \
+                and not _piece_of_better(grouping, best, 0, ua, score) \
+                and not _piece_of_better(grouping, best, 1, ub, score):
             grouping.add([ua], [ub], round(text, 1), "auto", evidence=f"score {score:.0f}: {why}")
 
 
-def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit]) -> None:
+def _piece_of_better(grouping: _Grouping, best: dict, side: int, u: Unit, score: float) -> bool:
+    """Whether `u` has a better-scored partner, already taken, that holds
+    COVER_MIN of its clauses beyond what that partner's group carries: `u`
+    is then a piece of that group's merge or split (step 3), not the
+    one-to-one partner of a worse match.  2007 13D2 ('When the Director
+    determines that one or more pockets ... if the Director deems:') and its
+    case 13D2(a) became 2017 13A2 together; 13D2(a) scores a hair better
+    there and takes it, and 13D2 is not 2017 13B."""
+    for better, v in best.get(_k(side, u), []):
+        if better <= score:
+            return False
+        g = grouping.group_of.get(_k(1 - side, v))
+        if g is None or g.how == "override":
+            continue
+        partners = g.a if side == 0 else g.b
+        if residual(u.key, v.key, [p.key for p in partners]) >= COVER_MIN:
+            return True
+    return False
+
+
+def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Unit],
+                    which=lambda side, u: True) -> None:
     """Splits and merges, by residual coverage: a leftover joins the group of
     the unit of the other side that holds it best (`_containers`), or makes
     one with it.  The units looked in are those of the same law and, across
-    laws, those sharing enough words (`Evidence.candidates`)."""
+    laws, those sharing enough words (`Evidence.candidates`).  `which(side,
+    unit)`: the leftovers this pass considers (openings wait for their
+    sub-provisions to be placed, `_pair_openings`)."""
     group_of = grouping.group_of
+    parents = _parent_units(a, b)
     for side, mine, theirs in ((0, a, b), (1, b, a)):
-        left = [u for u in mine if grouping.free(side, u) and u.kind == "text" and len(u.key) >= CONTAIN_MIN_CHARS]
+        left = [u for u in mine if grouping.free(side, u) and u.kind == "text" and len(u.key) >= CONTAIN_MIN_CHARS
+                and which(side, u)]
         if not left:
             continue
         pairs = ev.candidates(left, theirs) if side == 0 else [(u, v) for v, u in ev.candidates(theirs, left)]
@@ -347,7 +398,7 @@ def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Un
         for u, v in pairs:
             near.setdefault(id(u), []).append(v)
         for u in left:
-            found = _containers(group_of, ev, side, u, near.get(id(u), []))
+            found = _containers(group_of, ev, side, u, near.get(id(u), []), parents)
             if not found:
                 continue
             _rank, v, why, _cover = found[0]
@@ -360,6 +411,54 @@ def _join_contained(grouping: _Grouping, ev: Evidence, a: list[Unit], b: list[Un
                 group_of[_k(side, u)] = g
             if side == 0:
                 _join_openings(grouping, g, u, found[1:])
+
+
+def _openings(b: list[Unit]) -> dict[tuple[int, int, int], tuple[Unit, list[Unit]]]:
+    """{unit key: (unit, its sub-provisions' first units)} of each opening
+    of the newer edition: a provision whose text ends in a colon above
+    sub-provisions of its own ('The Regulating Authority:' above 2017
+    40B2(a)(i)-(v)).  Its words only introduce a list, and may be found in
+    many provisions of the older edition; the list says where it came from
+    (`_pair_openings`).  The older edition's openings are left to their
+    words: a new code keeps an old opening's words at the head of the
+    provisions it became (2007 26 in 2017 26A and 26B, `_join_openings`)."""
+    children: dict[tuple[int, str], list[Unit]] = {}
+    for u in b:
+        if u.kind == "text" and u.para == 0 and _parent(u.pid):
+            children.setdefault((u.law, _parent(u.pid)), []).append(u)
+    out = {}
+    for u in b:
+        kids = children.get((u.law, u.pid))
+        if kids and u.kind == "text" and u.para == 0 and u.text.rstrip().endswith(":"):
+            out[_k(1, u)] = (u, kids)
+    return out
+
+
+def _pair_openings(grouping: _Grouping, openings: dict) -> None:
+    """An opening left over joins the group of the older provision most of
+    its sub-provisions came from (of equals, the one holding more of its
+    clauses, then the first met): the list and its opening stay together.
+    2017 13B ('... and a player with an incorrect hand has made a call:')
+    opens B1, which is 2007 13A, and B2, 2007 13B; 13A holds its clause
+    about the call, so 2007 13A became 2017 13B and 13B1."""
+    for u, kids in openings.values():
+        if not grouping.free(1, u):
+            continue
+        sources: dict[tuple[int, int, int], list] = {}  # key -> [count, coverage, -first, unit, group]
+        for rank, kid in enumerate(kids):
+            g = grouping.group_of.get(_k(1, kid))
+            if g is None or g.how == "override":
+                continue
+            for v in g.a:
+                sources.setdefault(_k(0, v), [0, 0.0, -rank, v, g])[0] += 1
+        if not sources:
+            continue
+        for entry in sources.values():
+            entry[1] = residual(u.key, entry[3].key, [])
+        count, cover, _first, v, g = max(sources.values(), key=lambda e: e[:3])
+        _join(g, 1, u, f"opens {count} of {len(kids)} sub-provisions that come from {v.pid}, "
+                       f"{cover:.0%} of its clauses found there")
+        grouping.group_of[_k(1, u)] = g
 
 
 def _join(g: Group, side: int, u: Unit, why: str) -> None:
@@ -395,7 +494,41 @@ def _join_openings(grouping: _Grouping, first: Group, u: Unit, others: list[tupl
             done.add(id(g))
 
 
-def _containers(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[Unit]) -> list[tuple]:
+def _parent_units(a: list[Unit], b: list[Unit]) -> dict[tuple[int, int, int], Unit]:
+    """{unit key: the first unit of its provision's parent} (`_parent`), where
+    the parent has one."""
+    out = {}
+    for side, us in ((0, a), (1, b)):
+        first = {(u.law, u.pid): u for u in reversed(us)}
+        for u in us:
+            parent = _parent(u.pid)
+            if parent and (u.law, parent) in first:
+                out[_k(side, u)] = first[(u.law, parent)]
+    return out
+
+
+def _family(group_of: dict, parents: dict, side: int, u: Unit, v: Unit) -> bool:
+    """Whether `v`, or its parent, is grouped with the parent of `u`: a
+    sub-provision most likely comes from where the rule it belongs to came
+    from."""
+    pu = parents.get(_k(side, u))
+    g = group_of.get(_k(side, pu)) if pu is not None else None
+    if g is None:
+        return False
+    theirs = g.b if side == 0 else g.a
+    pv = parents.get(_k(1 - side, v))
+    return any(x is v or x is pv for x in theirs)
+
+
+def _parent_paired(group_of: dict, parents: dict, side: int, u: Unit) -> bool:
+    """Whether the parent of `u` has a partner in the other edition."""
+    pu = parents.get(_k(side, u))
+    g = group_of.get(_k(side, pu)) if pu is not None else None
+    return g is not None and bool(g.b if side == 0 else g.a)
+
+
+def _containers(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[Unit],
+                parents: dict) -> list[tuple]:
     """(rank, unit, evidence in words, coverage) of each unit of the other
     side that holds the leftover `u`, best first.  A unit holds it when
     `u`'s clauses are found there beyond what its partners already carry
@@ -417,13 +550,27 @@ def _containers(group_of: dict, ev: Evidence, side: int, u: Unit, theirs: list[U
         partners = [] if g is None else (g.a if side == 0 else g.b)
         ua, ub = (u, v) if side == 0 else (v, u)
         score, text, why = _score(ev, ua, ub)
-        if side == 1 and partners and text <= max(_same_side_text(ev, u, p) for p in partners):
-            continue
         cover = residual(u.key, v.key, [p.key for p in partners])
+        # the copy test weighs whole texts; clauses found in `v` and in none of
+        # its partners are better evidence (2017 68D1 'If the claim or
+        # concession is agreed, Law 69 applies' is a clause of 2007 68D, though
+        # as a whole it reads more like 2017 68D 'After any claim or concession')
+        if side == 1 and partners and cover < COVER_MIN \
+                and text <= max(_same_side_text(ev, u, p) for p in partners):
+            continue
         # across laws, as for a one-to-one pair, the words must make up for the place
         matches = score >= MATCH_MIN and text >= TEXT_MIN + (0 if u.law == v.law else SAME_LAW_BONUS + MATCH_MIN - TEXT_MIN)
+        family = _family(group_of, parents, side, u, v)
+        # on its score alone (no clause found) a sub-provision does not leave
+        # the family its parent went to: 2007 13D2(b) shares only 'the
+        # Director shall award an adjusted score and may penalize an
+        # offender' with 2017 13B2, and its parent 13D2 is 2017 13A2
+        if matches and cover < COVER_MIN and not family and _parent_paired(group_of, parents, side, u):
+            matches = False
         if cover >= COVER_MIN or matches:
-            out.append((score + 100 * cover, v, f"{cover:.0%} of its clauses found, score {score:.0f}: {why}", cover))
+            rank = score + 100 * cover + (FAMILY_BONUS if family else 0)
+            out.append((rank, v, f"{cover:.0%} of its clauses found, score {score:.0f}: {why}"
+                                 + (", its parent's partner" if family else ""), cover))
     out.sort(key=lambda c: -c[0])  # best first; stable: of equals, the first met
     return out
 
@@ -518,11 +665,13 @@ def _leave_unmatched(grouping: _Grouping, a: list[Unit], b: list[Unit]) -> None:
             grouping.add([], [u], 0.0, "auto")
 
 
-def unnecessary_overrides(a: list[Unit], b: list[Unit], overrides: list[dict]) -> list[dict]:
+def unnecessary_overrides(a: list[Unit], b: list[Unit], overrides: list[dict], numbering: bool = True) -> list[dict]:
     """The overrides the aligner no longer needs: those whose provisions it
-    groups exactly as the override does when run without any override."""
+    groups exactly as the override does when run without any override.
+    `numbering` as for `align` (the build stores successive codes of one
+    family, which number alike)."""
     auto = _Grouping()
-    _auto_steps(auto, Evidence(a, b), a, b)
+    _auto_steps(auto, Evidence(a, b), a, b, numbering)
     out = []
     for o in overrides:
         ua = [_k(0, u) for u in a if u.law == o["from_law"] and _named(u, o["from_provisions"])]
