@@ -142,10 +142,12 @@ def law(db: sqlite3.Connection, edition_id: str, number: int) -> dict:
         "select v.provision, v.kind, v.main, v.witness, v.reason, v.source, s.title as source_title "
         "from variants v join sources s on s.file = v.source where v.edition = ? and v.law = ? order by v.id",
         [edition_id, number])]
+    # the law's own corrections picked in SQL (as `_in_law` says), before the
+    # view reads their strings: a code's source has hundreds, its law a few
     corrections = [dict(r) for r in db.execute(
         "select location, raw, corrected, reason, kind, certain from corrections "
-        "where edition = ? and source = ? order by id", [edition_id, row["source"]])
-        if _in_law(r["location"], number)]
+        f"where edition = ?1 and source = ?2 and {_in_law_sql('?3')} order by id",
+        [edition_id, row["source"], str(number)])]
     return {
         "edition": edition_id, "number": number, "title": row["title"], "section": row["section"],
         "provisions": provisions, "footnotes": footnotes, "references": references, "cited_by": cited_by,
@@ -163,6 +165,13 @@ def glosses_of_law(db: sqlite3.Connection, edition_id: str, number: int) -> dict
                              "judgement": bool(r["judgement"]), "stale": bool(r["stale"])}
             for r in db.execute("select g.* from glosses g join provisions p on p.edition = g.edition "
                                 "and p.id = g.provision where g.edition = ? and p.law = ?", [edition_id, number])}
+
+
+def _in_law_sql(law: str) -> str:
+    """`_in_law` as an SQL condition on a column `location`, `law` the
+    parameter that holds the law's number as text."""
+    return (f"(location = {law} or (substr(location, 1, length({law})) = {law} "
+            f"and substr(location, length({law}) + 1, 1) not between '0' and '9'))")
 
 
 def _in_law(location: str, number: int) -> bool:

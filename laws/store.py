@@ -1,7 +1,9 @@
 """The store: one SQLite file holding every edition, written once by the build.
 
 Real tables with primary and foreign keys, so that anyone can open the file
-(with `sqlite3`, Datasette, sqlite-utils) and read it.  The schema is here in
+(with `sqlite3`, Datasette, sqlite-utils) and read it; `provisions` and
+`corrections` are views, with the columns their tables had, over tables that
+keep each long string once (`strings`).  The schema is here in
 one place; `write_*` functions are used by the build only, and `connect` opens
 the finished store read-only for the web app.
 """
@@ -16,13 +18,59 @@ import sqlite_utils
 from laws.manifest import Manifest
 from laws.model import ParsedSource
 
-SCHEMA_VERSION = 9  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
+SCHEMA_VERSION = 10  # 2: in_force, variants; 3: index_entries; 4: successive comparisons, alignment_overrides;
 # 5: glosses (the plain-words layer); 6: an edition's life: editions.status, published,
 # in_force_from, superseded_by (in_force stays "the code in force", now resolved at build time);
 # 7: alignments' ops packed against the provisions' texts (ops_at, raw_at; raw_ops NULL when it is ops);
 # 8: carried_rulings, carried_cites (a new code's rulings carried through the comparison)
 # 9: a law's changes in one row of law_changes (alignments a view over it)
+# 10: each distinct string of provisions (heading, text, raw_text) and corrections (raw, corrected,
+# reason) once, in `strings`; provisions and corrections views over provision_rows and correction_rows;
+# index_entries(edition, parent, ord) dropped (no query used it)
 DB_NAME = "laws.db"
+
+
+# The columns of the views `provisions` and `corrections`, in order, and
+# which of them are kept in `strings` (their rows hold the string's id).
+PROVISION_COLUMNS = ("edition", "id", "law", "parent", "label", "heading", "text", "raw_text", "ord", "depth")
+PROVISION_STRINGS = ("heading", "text", "raw_text")
+CORRECTION_COLUMNS = ("id", "source", "edition", "location", "raw", "corrected", "reason", "kind", "line", "certain")
+CORRECTION_STRINGS = ("raw", "corrected", "reason")
+
+
+def _strings_view(db: sqlite_utils.Database, view: str, table: str, columns, strung) -> None:
+    """`view`: `table` with each column of `strung` read back from `strings`
+    (NULL stays NULL).  Left joins on strings' primary key, which SQLite
+    leaves out of a query that reads none of their columns."""
+    cols = ", ".join(f"[{c}].value as [{c}]" if c in strung else f"r.[{c}]" for c in columns)
+    joins = " ".join(f"left join strings [{c}] on [{c}].id = r.[{c}]" for c in strung)
+    db.conn.execute(f"create view [{view}] as select {cols} from [{table}] r {joins}")
+
+
+class Strings:
+    """The ids of strings in the table `strings`: each distinct value gets one
+    row, the first time it is asked for (None stays None).  New rows are kept
+    until `flush`, then written in one executemany."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.ids: dict[str, int] = {v: i for i, v in db.conn.execute("select id, value from strings")}
+        self.next = max(self.ids.values(), default=0) + 1
+        self.new: list[tuple[int, str]] = []
+
+    def id(self, value: str | None) -> int | None:
+        if value is None:
+            return None
+        got = self.ids.get(value)
+        if got is None:
+            got = self.ids[value] = self.next
+            self.next += 1
+            self.new.append((got, value))
+        return got
+
+    def flush(self) -> None:
+        self.db.conn.executemany("insert into strings (id, value) values (?, ?)", self.new)
+        self.new = []
 
 
 def create(path: Path) -> sqlite_utils.Database:
@@ -45,10 +93,17 @@ def create(path: Path) -> sqlite_utils.Database:
     db["laws"].create({
         "edition": str, "number": int, "title": str, "section": str, "source": str,
     }, pk=("edition", "number"), foreign_keys=[("edition", "editions", "id"), ("source", "sources", "file")])
-    db["provisions"].create({
-        "edition": str, "id": str, "law": int, "parent": str, "label": str, "heading": str,
-        "text": str, "raw_text": str, "ord": int, "depth": int,
-    }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id")])
+    # Successive codes repeat most of their wording (and a correction's reason
+    # recurs for every ligature it repairs): the long strings of provisions and
+    # corrections are each kept once in `strings`, and `provisions` and
+    # `corrections` are views giving back the same columns, values and order.
+    db["strings"].create({"id": int, "value": str}, pk="id", not_null={"value"})
+    strings = [(c, "strings", "id") for c in PROVISION_STRINGS]
+    db["provision_rows"].create({
+        "edition": str, "id": str, "law": int, "parent": str, "label": str, "heading": int,
+        "text": int, "raw_text": int, "ord": int, "depth": int,  # heading, text, raw_text: strings.id
+    }, pk=("edition", "id"), foreign_keys=[("edition", "editions", "id"), *strings])
+    _strings_view(db, "provisions", "provision_rows", PROVISION_COLUMNS, PROVISION_STRINGS)
     db["tables"].create({
         "id": int, "edition": str, "provision": str, "ord": int, "caption": str,
         "header": str, "rows": str, "note": str,  # header, rows: JSON
@@ -75,10 +130,11 @@ def create(path: Path) -> sqlite_utils.Database:
     db["attestations"].create({
         "edition": str, "law": int, "source": str, "how": str,  # how: 'text' | 'fragment' | 'witness'
     }, pk=("edition", "law", "source"), foreign_keys=[("source", "sources", "file")])
-    db["corrections"].create({
-        "id": int, "source": str, "edition": str, "location": str, "raw": str, "corrected": str,
-        "reason": str, "kind": str, "line": int, "certain": int,
-    }, pk="id", foreign_keys=[("source", "sources", "file")])
+    db["correction_rows"].create({
+        "id": int, "source": str, "edition": str, "location": str, "raw": int, "corrected": int,
+        "reason": int, "kind": str, "line": int, "certain": int,  # raw, corrected, reason: strings.id
+    }, pk="id", foreign_keys=[("source", "sources", "file"), *((c, "strings", "id") for c in CORRECTION_STRINGS)])
+    _strings_view(db, "corrections", "correction_rows", CORRECTION_COLUMNS, CORRECTION_STRINGS)
     # field: which text of from_id the citation stands in ('text', 'footnote:<mark>',
     # 'definition'); start/end are offsets in that text, for turning it into links.
     db["refs"].create({
@@ -161,10 +217,13 @@ def insert_rows(db: sqlite_utils.Database, table: str, rows, ignore: bool = Fals
         f"values ({', '.join('?' * len(cols))})", [tuple(r[c] for c in cols) for r in rows])
 
 
-def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource, strings: Strings | None = None) -> None:
+    """A main text's laws, provisions and the rest; `strings`: the store's
+    (write_sources shares one among the sources it writes)."""
+    strings = strings or Strings(db)
     ed, src = parsed.edition, parsed.file
     laws, provisions, tables, footnotes = [], [], [], []
-    order = db.execute("select coalesce(max(ord), -1) + 1 from provisions where edition = ?", [ed]).fetchone()[0]
+    order = db.execute("select coalesce(max(ord), -1) + 1 from provision_rows where edition = ?", [ed]).fetchone()[0]
     for law in parsed.laws:
         laws.append({"edition": ed, "number": law.number, "title": law.title,
                      "section": law.section, "source": src})
@@ -172,7 +231,8 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
         for p in law.provisions:
             provisions.append({
                 "edition": ed, "id": p.id, "law": law.number, "parent": p.parent, "label": p.label,
-                "heading": p.heading, "text": p.text, "raw_text": p.raw_text, "ord": order,
+                "heading": strings.id(p.heading), "text": strings.id(p.text), "raw_text": strings.id(p.raw_text),
+                "ord": order,
                 "depth": _depth(by_id, p.id),
             })
             order += 1
@@ -183,7 +243,7 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
                           "text": f.text, "raw_text": f.raw_text} for f in law.footnotes)
     insert_rows(db, "laws", laws)
     insert_rows(db, "attestations", ({"edition": ed, "law": r["number"], "source": src, "how": "text"} for r in laws))
-    insert_rows(db, "provisions", provisions)
+    insert_rows(db, "provision_rows", provisions)
     insert_rows(db, "tables", tables)
     insert_rows(db, "footnotes", footnotes)
     insert_rows(db, "definitions", ({"edition": ed, "id": d.id, "term": d.term, "text": d.text,
@@ -206,18 +266,18 @@ def write_parsed(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
                                  for n in attested), ignore=True)
     first = db.execute("select coalesce(max(id), 0) from index_entries where edition = ?", [ed]).fetchone()[0]
     insert_rows(db, "index_entries", _index_rows(ed, parsed.index, first))
-    _write_corrections(db, parsed)
+    _write_corrections(db, parsed, strings)
 
 
-def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource) -> None:
+def _write_corrections(db: sqlite_utils.Database, parsed: ParsedSource, strings: Strings) -> None:
     src, ed = parsed.file, parsed.edition
-    insert_rows(db, "corrections", [{
-        "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
-        "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 1,
-    } for c in parsed.corrections] + [{
-        "source": src, "edition": ed, "location": c.where, "raw": c.raw, "corrected": c.corrected,
-        "reason": c.reason, "kind": c.kind, "line": c.line, "certain": 0,
-    } for c in parsed.uncertain])
+    rows = [(c, 1) for c in parsed.corrections] + [(c, 0) for c in parsed.uncertain]
+    insert_rows(db, "correction_rows", [{
+        "source": src, "edition": ed, "location": c.where, "raw": strings.id(c.raw),
+        "corrected": strings.id(c.corrected), "reason": strings.id(c.reason), "kind": c.kind, "line": c.line,
+        "certain": certain,
+    } for c, certain in rows])
+    strings.flush()  # before anything reads the views: a witness reads the provisions it is compared with
 
 
 def _index_rows(edition: str, entries, first: int = 0) -> list[dict]:
@@ -248,12 +308,13 @@ def write_sources(db: sqlite_utils.Database, manifest: Manifest, results: list[P
     from laws import witness
 
     kinds = {s.file: s.kind for s in manifest.sources}
+    strings = Strings(db)
     for parsed in results:
         if kinds[parsed.file] == "witness":
             main = provision_texts(db, parsed.edition, [law.number for law in parsed.laws])
-            write_witness(db, parsed, witness.variants(main, parsed))
+            write_witness(db, parsed, witness.variants(main, parsed), strings)
         else:
-            write_parsed(db, parsed)
+            write_parsed(db, parsed, strings)
 
 
 def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) -> dict[str, str]:
@@ -265,7 +326,8 @@ def provision_texts(db: sqlite_utils.Database, edition: str, laws: list[int]) ->
         [edition, *laws])}
 
 
-def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list) -> None:
+def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: list,
+                  strings: Strings | None = None) -> None:
     """A second transcription of laws whose text another source gives: it
     attests them (one `attestations` row per law, how = 'witness'), its
     corrections are kept and its variant readings (laws.witness.Variant)
@@ -273,7 +335,7 @@ def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: lis
     ed, src = parsed.edition, parsed.file
     insert_rows(db, "attestations", ({"edition": ed, "law": law.number, "source": src, "how": "witness"}
                                  for law in parsed.laws), ignore=True)
-    _write_corrections(db, parsed)
+    _write_corrections(db, parsed, strings or Strings(db))
     insert_rows(db, "variants", ({"edition": ed, "law": v.law, "provision": v.provision, "source": src,
                               "kind": v.kind, "main": v.main, "witness": v.witness, "reason": v.reason}
                              for v in variants))
@@ -282,11 +344,12 @@ def write_witness(db: sqlite_utils.Database, parsed: ParsedSource, variants: lis
 def finish(db: sqlite_utils.Database, meta: dict[str, str]) -> None:
     db["meta"].insert_all([{"key": k, "value": v} for k, v in meta.items()])
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
-    db["provisions"].create_index(["edition", "law", "ord"])
+    db["provision_rows"].create_index(["edition", "law", "ord"])
     db["refs"].create_index(["to_edition", "to_law"])
     db["refs"].create_index(["edition", "from_law"])
     db["topic_laws"].create_index(["law"])
-    db["index_entries"].create_index(["edition", "parent", "ord"])
+    # no index on index_entries(edition, parent, ord) since schema 10: every
+    # query of it asks for an edition (its primary key's first column)
     db.conn.commit()
     db.vacuum()
 
