@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 from flask import current_app, g
@@ -12,6 +13,35 @@ from laws.build import CURRENT, current_store
 
 class StoreMissing(Exception):
     """No store has been built yet."""
+
+
+class StoreOutdated(StoreMissing):
+    """The store being served was built by another version of Lawbook: its
+    schema is not the one this code reads (code deployed without a rebuild).
+    Served as a store not yet built (503), never as a 500 from a missing
+    table or column."""
+
+    def __init__(self, found: str | None):
+        self.found = found
+        super().__init__(f"The laws were built by another version of Lawbook (store schema {found or 'unknown'}; "
+                         f"this version reads schema {store.SCHEMA_VERSION}): run `flask --app app build`.")
+
+
+# builds are never changed once made: a store's schema is read once per build
+_SCHEMA_READ: set[Path] = set()
+
+
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    if path in _SCHEMA_READ:
+        return
+    try:
+        row = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError:  # no meta table at all: older still, or not a store
+        row = None
+    found = row[0] if row else None
+    if found != str(store.SCHEMA_VERSION):
+        raise StoreOutdated(found)
+    _SCHEMA_READ.add(path)
 
 
 def store_path() -> Path:
@@ -40,7 +70,13 @@ def get_db():
         path = build_dir() / store.DB_NAME
         if not path.exists():
             raise StoreMissing(f"no store at {path}: run `flask --app app build`")
-        g.db = store.connect(path)
+        conn = store.connect(path)
+        try:
+            _check_schema(conn, path)
+        except StoreOutdated:
+            conn.close()
+            raise
+        g.db = conn
     return g.db
 
 

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from laws.errors import BadInput, quotable
 from laws.queries import NotFound
-from laws.web.db import StoreMissing
+from laws.web.db import StoreMissing, StoreOutdated
 from laws.web.limits import TOO_LARGE, NumberRefused
 
 
@@ -66,6 +66,8 @@ def init_app(app) -> None:
 
     @app.errorhandler(StoreMissing)
     def store_missing(exc):
+        if isinstance(exc, StoreOutdated):
+            return respond(503, str(exc))
         return respond(503, "The laws have not been built yet: run `flask --app app build`.")
 
     @app.errorhandler(HTTPException)
