@@ -40,7 +40,3 @@ def test_a_store_of_another_schema_is_a_503_naming_both_versions(tmp_path, built
     assert f'<p class="lead">{message}</p>' in page.get_data(as_text=True)
     reply = client.get("/api/laws/2017/12")
     assert (reply.status_code, json.loads(reply.data)) == (503, {"error": message})
-
-
-def test_the_store_of_this_schema_is_served(client):
-    assert client.get("/2017/law/12").status_code == 200
