@@ -10,6 +10,10 @@ once per session and shared by every test file and every xdist worker
 (`shared_build`); a test that builds over a store (to see it kept, switched
 or pruned) starts from a copy of the shared one (`copy_build`) and still
 runs the build it is about.
+
+Each xdist worker launches one headless Chromium for every browser test it
+runs (`chromium`), and the slowest test files are collected first
+(`SLOWEST_FIRST`) so that the two workers do not end on one long file.
 """
 from __future__ import annotations
 
@@ -26,6 +30,46 @@ from laws.build import build, current_store, fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+# The test files that take longest (wall time on two cores, longest first).
+# With `--dist loadfile` a file is one unit of work, and with
+# `--no-loadscope-reorder` (pytest.ini) xdist hands the units out in the
+# order collected: these go first, and the many short files fill in at the
+# end, instead of a long file left running alone while the other worker idles.
+# test_prerender.py is second so that the two workers start on two different
+# shared builds (the store, the store with its pages) instead of one waiting
+# for the other's.
+SLOWEST_FIRST = (
+    "test_search_candidates.py", "test_prerender.py", "test_browser_table.py", "test_build_robust.py",
+    "test_build_damaged.py", "test_plain.py", "test_build_cache.py", "test_table_calls_browser.py",
+    "test_rulings_record_browser.py", "test_build.py", "test_switch_browser.py", "test_browser.py",
+    "test_rulings_guided_browser.py", "test_search.py", "test_pdf_new_edition.py", "test_prerender_reuse.py",
+    "test_offline_scale.py", "test_checkers_offline_browser.py", "test_rulings_play_browser.py",
+    "test_front_server.py", "test_rulings_carried.py", "test_openapi.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The slowest files first, the rest in their usual order (a stable sort
+    keeps each file's tests in theirs)."""
+    rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """The worker's one headless Chromium: launching it costs about a second,
+    so the browser test files share it; each test opens its own context
+    (cookies, storage, service workers and network state are per context)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture()

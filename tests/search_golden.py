@@ -80,9 +80,13 @@ def named(r: dict) -> str:
 
 
 def answer(searcher, q: str, edition: str | None) -> dict:
-    """What the golden file keeps of one search: the result entries in order,
-    the provisions listed under each, and the totals."""
-    out = searcher.search(q, edition=edition, limit=10)
+    """What the golden file keeps of one search (`kept`)."""
+    return kept(searcher.search(q, edition=edition, limit=10))
+
+
+def kept(out: dict) -> dict:
+    """What the golden file keeps of a search's reply: the result entries in
+    order, the provisions listed under each, and the totals."""
     return {"top": [named(r) for r in out["results"]],
             "more": [[named(m | {"kind": r["kind"]}) for m in r["more"]] + [r["more_count"]]
                      for r in out["results"]],

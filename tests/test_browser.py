@@ -15,10 +15,9 @@ from urllib.parse import unquote
 import pytest
 from werkzeug.serving import make_server
 
-CHROMIUM = Path("/usr/bin/chromium")
+from conftest import ARGS, CHROMIUM  # noqa: F401 (ARGS: imported from here by other browser tests)
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.browser,
@@ -44,13 +43,10 @@ def base_url(app):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    """The worker's Chromium (conftest `chromium`), launched once for every
+    browser test file rather than once per file."""
+    return chromium
 
 
 def phone_context(browser, **extra):

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlencode
 
 import pytest
 
-from tests.test_browser import ARGS, CHROMIUM, serve, wait_until  # noqa: F401  (same browser, same server)
+from tests.test_browser import CHROMIUM, browser, serve, wait_until  # noqa: F401  (same browser, same server)
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")]
@@ -22,16 +22,6 @@ WIDTHS = (360, 390)
 def base_url(app):
     with serve(app) as (url, _server):
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser, width: int, **kw):

@@ -2,7 +2,6 @@
 screen, and a filled-in form gives its result with the provisions as links."""
 from __future__ import annotations
 
-import shutil
 import threading
 
 import pytest
@@ -11,7 +10,6 @@ from laws.checkers import registry
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 740}
 
 
@@ -27,15 +25,14 @@ def server(app):
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def page(server, request):
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            context = browser.new_context(viewport=PHONE, java_script_enabled=False)
-            yield context.new_page()
-            browser.close()
+        browser = request.getfixturevalue("chromium")  # the worker's one Chromium (conftest)
     except sync_api.Error as exc:  # no usable browser here
         pytest.skip(f"no browser: {exc}")
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    yield context.new_page()
+    context.close()
 
 
 def _fits(page) -> bool:

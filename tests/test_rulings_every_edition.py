@@ -140,16 +140,15 @@ def test_a_ruling_with_no_edition_named_is_ruled_by_the_code_in_force(request, d
 @pytest.mark.browser
 @pytest.mark.parametrize("day, in_force", [("before", "2017"), ("on_the_day", "2027")])
 def test_the_phone_rules_by_the_code_in_force_when_no_edition_is_named(request, day, in_force):
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_browser import ARGS, CHROMIUM, serve
+    from tests.test_browser import CHROMIUM, serve
 
     if not CHROMIUM.exists():
         pytest.skip("needs Chromium at /usr/bin/chromium")
     app = request.getfixturevalue(day)[0]
-    with serve(app) as (url, _server), sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        page = browser.new_page()
+    browser = request.getfixturevalue("chromium")  # the worker's one Chromium (conftest)
+    with serve(app) as (url, _server):
+        context = browser.new_context()
+        page = context.new_page()
         page.goto(f"{url}/rulings/play")
         got = page.evaluate("""async ([auction, play]) => {
             const a = await (await fetch('/rulings/auction.json')).json();
@@ -158,5 +157,5 @@ def test_the_phone_rules_by_the_code_in_force_when_no_edition_is_named(request, 
                     LawbookRulings.play.rule(p.editions, play, p.order).edition,
                     LawbookRulings.editionOrder(a.editions, a.order)[0]];
         }""", [REQUESTS["auction"], REQUESTS["play"]])
-        browser.close()
+        context.close()
     assert got[1:] == [in_force, in_force]
