@@ -139,6 +139,83 @@ def test_render_references_to_other_laws_editions_and_definitions():
         '<span class="xref-none" title="Not linked: not found in the corpus">Law 7</span>']
 
 
+def test_render_spans_that_touch_overlap_or_have_no_place():
+    """A reference at the very start links; a footnote mark right after or
+    right before a reference still links (touching is not overlapping); of
+    two resolved references at one place the longer wins; a reference with no
+    offsets (None) or none of its own length is left out, not an error; the
+    longest term wins ("psychic call" over "psychic"); nothing inside a
+    reference links again; with no law number a definition is not taken for
+    a place on the page."""
+    from laws.web.render import Terms, cite_label, text_html
+
+    terms = Terms("2007", {"psychic": "def:P", "psychic call": "def:PC", "alert": "def:Alert"})
+    text = "Law 9: a psychic call, 12* and *12 alert then Law 40B; psychic, def."
+    refs = [{"start": 0, "end": 5, "resolved": True, "to": "9"}, {"start": 23, "end": 25, "resolved": True, "to": "12"},
+            {"start": 32, "end": 34, "resolved": True, "to": "12"},
+            {"start": 46, "end": 52, "resolved": True, "to": "40"}, {"start": 46, "end": 53, "resolved": True, "to": "40B"},
+            {"start": 64, "end": 67, "resolved": True, "to": "def:Alert"},
+            {"start": None, "end": None, "resolved": True, "to": "12"}, {"start": 7, "end": 7, "resolved": True, "to": "1"},
+            {"start": 7, "end": None, "resolved": True, "to": "1"}, {"start": None, "end": 8, "resolved": True, "to": "1"},
+            {"start": -1, "end": 2, "resolved": True, "to": "1"}]
+    assert [text[r["start"]:r["end"]] for r in refs[:6]] == ["Law 9", "12", "12", "Law 40", "Law 40B", "def"]
+    mark = '<sup class="fn-mark"><a href="#fn1" title="Footnote">*</a></sup>'
+    twelve = '<a class="xref" href="/2017/law/12" title="Law 12">12</a>'
+    marks = [("1", "#fn9"), ("", "#fn8"), ("*", "#fn1")]  # the first two can be no mark: skipped
+    assert [str(p) for p in text_html(text, refs, edition="2017", marks=marks, terms=terms)] == [
+        '<a class="xref" href="/2017/law/9" title="Law 9">Law 9</a>: a '
+        '<a class="term" href="/2007/definitions#def:PC" title="Definition">psychic call</a>, '
+        f'{twelve}{mark} and {mark}{twelve} '
+        '<a class="term" href="/2007/definitions#def:Alert" title="Definition">alert</a> then '
+        '<a class="xref" href="/2017/law/40#40B" title="Law 40B">Law 40B</a>; '
+        '<a class="term" href="/2007/definitions#def:P" title="Definition">psychic</a>, '
+        '<a class="xref" href="/2017/definitions#def:Alert" title="def:Alert">def</a>.']
+    # a term inside a reference, or used already, is passed over for the next
+    assert [str(p) for p in text_html("see alert rules* now, alert, alert and psychic",
+                                      [{"start": 4, "end": 16, "resolved": False}],
+                                      edition="2017", marks=[("*", "#fn1")], terms=terms)] == [
+        'see <span class="xref-none" title="Not linked: not found in the corpus">alert rules*</span> now, '
+        '<a class="term" href="/2007/definitions#def:Alert" title="Definition">alert</a>, alert and '
+        '<a class="term" href="/2007/definitions#def:P" title="Definition">psychic</a>']
+    # a mark of two characters is not linked inside a longer run of its first one; only a mark
+    # that begins like a number is never linked
+    assert [str(p) for p in text_html("x **† y *† z †2", edition="2017", marks=[("*†", "#fn2"), ("†2", "#fn3")])] == [
+        'x **† y <sup class="fn-mark"><a href="#fn2" title="Footnote">*†</a></sup> z '
+        '<sup class="fn-mark"><a href="#fn3" title="Footnote">†2</a></sup>']
+    quiet = Terms("2007", {"dummy": "def:Dummy", "trick": "def:Trick"})  # only everyday words: nothing to link
+    assert (quiet.terms, quiet.pattern) == ({}, None)
+    assert [str(p) for p in text_html("dummy and trick", edition="2017", terms=quiet)] == ["dummy and trick"]
+    assert text_html(None, edition="2017") == [] and text_html(" \n\n ", edition="2017") == []
+    assert (cite_label("9B"), cite_label("def:9")) == ("Law 9B", "def:9")
+
+
+def test_render_guide_law_tags_and_topic_links():
+    """Each number of a law tag links to the edition `law_edition` names for
+    its law, the words between them kept; a number that is no law (0) or whose
+    law no edition has (4) stays text; an underlined name links only to a
+    topic that `topic_for` finds."""
+    from laws.web.render import guide_html
+
+    def law_edition(n):
+        return None if n == 4 else "1993-rubber" if n == 3 else "2007"
+
+    md = ("See [LAWS 20, 21 & 75] and [Law 9] and [LAW 12C1(b) TO 99] and [Laws 3 and 4B] and [LAW 0 and 5]; "
+          "[LAWS 4 & 6], <u>Claims</u>; <u>Nothing</u>.")
+    law = '<a class="xref" href="/{}/law/{}">{}</a>'.format
+    assert str(guide_html(md, law_edition=law_edition,
+                          topic_for=lambda t: "/guide/topic:claims" if t == "Claims" else None)) == (
+        f'<p>See <span class="law-tag">[LAWS {law(2007, 20, 20)}, {law(2007, 21, 21)} &amp; {law(2007, 75, 75)}]</span>'
+        f' and <span class="law-tag">[Law {law(2007, 9, 9)}]</span>'
+        f' and <span class="law-tag">[LAW <a class="xref" href="/2007/law/12#12C1(b)">12C1(b)</a> TO {law(2007, 99, 99)}]</span>'
+        f' and <span class="law-tag">[Laws {law("1993-rubber", 3, 3)} and 4B]</span>'
+        f' and <span class="law-tag">[LAW 0 and {law(2007, 5, 5)}]</span>; <span class="law-tag">[LAWS 4 &amp; {law(2007, 6, 6)}]</span>,'
+        ' <a class="topic-link" href="/guide/topic:claims">Claims</a>; <u>Nothing</u>.</p>')
+    # without a law_edition or topic_for nothing links; no text is no HTML
+    assert str(guide_html("[LAWS 4, 5] <u>Claims</u>")) == (
+        '<p><span class="law-tag">[LAWS 4, 5]</span> <u>Claims</u></p>')
+    assert (str(guide_html(None)), str(guide_html(""))) == ("", "")
+
+
 # --- every page the site lists renders, safely ------------------------------------
 
 def test_every_listed_page_renders_without_inline_script_or_style(client, all_pages, db):

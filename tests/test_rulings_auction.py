@@ -168,6 +168,68 @@ def test_a_path_that_is_no_store_carries_nothing(tmp_path):
         assert rulings_data.editions("auction", store) == ["2017", "2007"]
 
 
+CARRIED_2027 = {"edition": "2027", "carried": {"from": "2017", "notes": {}}, "kinds": {}}
+
+
+def _store_carrying_2027(path):
+    """A store of three codes (2017 in force, 2027 published, 2007 superseded)
+    whose 2027 has auction rulings carried from 2017 (and a tree carried into
+    2017, which has a file of its own)."""
+    import sqlite3
+    with sqlite3.connect(path) as conn:
+        conn.execute("create table editions (id, status, in_force_from, year, ord)")
+        conn.executemany("insert into editions values (?, ?, ?, ?, ?)",
+                         [("2007", "superseded", "2008-01-01", 2007, 0), ("2017", "in force", "2017-09-01", 2017, 1),
+                          ("2027", "published", "2028-01-01", 2027, 2)])
+        conn.execute("create table carried_rulings (edition, period, from_edition, rules_of, data)")
+        conn.executemany("insert into carried_rulings values (?, 'auction', '2017', '2017', ?)",
+                         [("2027", json.dumps(CARRIED_2027)), ("2017", json.dumps({"edition": "2017", "kinds": {}}))])
+    conn.close()
+    return path
+
+
+def test_a_store_carries_trees_into_a_code_without_files_listed_in_the_sites_order(tmp_path):
+    """A store's carried trees join the files' (a file wins over a tree carried
+    into its own edition), and the editions come in the order the site lists
+    them (the code in force, then a published one), not newest first."""
+    store, carried = _store_carrying_2027(tmp_path / "store.sqlite"), CARRIED_2027
+    files = rulings_data.files_data("auction")
+    assert rulings_data.load("auction", store) == {"2027": carried, "2017": files["2017"], "2007": files["2007"]}
+    assert rulings_data.editions("auction", store) == ["2017", "2027", "2007"]
+    # a store is never changed once built (a rebuild is a new path): what it holds is read once,
+    # and served on from memory by workers that still name it while a rebuild replaces it
+    store.unlink()
+    assert rulings_data.load("auction", store)["2027"] == carried
+    assert rulings_data.editions("auction", store) == ["2017", "2027", "2007"]
+    assert rulings_data.laws_cited("auction") is rulings_data.laws_cited("auction")
+    assert rulings_data.editions("auction") == ["2017", "2007"]  # no store served: the files alone
+    before = rulings_data._served  # (an app made by another test may have named its own store)
+    rulings_data.store_from(lambda: store)
+    try:
+        assert rulings_data.served_store() == str(store)
+        assert rulings_data.editions("auction") == ["2017", "2027", "2007"]
+    finally:
+        rulings_data.store_from(before)
+
+
+def test_the_trees_and_editions_of_at_most_16_stores_are_kept(tmp_path):
+    """Each worker keeps what it read of the last 16 stores it served (a
+    rebuild is a new store), and forgets the least recently used beyond."""
+    stores = [_store_carrying_2027(tmp_path / f"store{i}.sqlite") for i in range(17)]
+    for store in stores[:16]:
+        assert "2027" in rulings_data.load("auction", store)
+        assert rulings_data.editions("auction", store) == ["2017", "2027", "2007"]
+    for store in stores[:16]:
+        store.unlink()  # from now on only a store still kept in memory has anything to give
+    assert "2027" in rulings_data.load("auction", stores[0])  # the 16th most recent: kept
+    assert rulings_data.editions("auction", stores[0]) == ["2017", "2027", "2007"]
+    assert "2027" in rulings_data.load("auction", stores[16])  # read: store1, now the least recent, is dropped
+    assert rulings_data.editions("auction", stores[16]) == ["2017", "2027", "2007"]
+    assert "2027" not in rulings_data.load("auction", stores[1])
+    assert rulings_data.editions("auction", stores[1]) == ["2017", "2007"]
+    assert (rulings_data._listing(str(stores[0])), rulings_data._listing(str(stores[1]))) == (["2017", "2027", "2007"], [])
+
+
 def test_serving_a_store_for_a_block(tmp_path):
     assert rulings_data.served_store() is None
     with rulings_data.serving(tmp_path / "store.sqlite"):

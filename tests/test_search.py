@@ -318,6 +318,34 @@ def test_2007_and_2017_texts_of_a_law_are_one_group(searcher):
     assert len(editions) >= 5, editions
 
 
+def test_titles_printed_in_capitals_are_in_title_case():
+    from search.query import tidy_title
+
+    assert [tidy_title(t) for t in ("LEAD OUT OF TURN", "THE AUCTION", "CLAIM BY DECLARER", "Mixed Case As Printed",
+                                    "")] == ["Lead Out of Turn", "The Auction", "Claim by Declarer",
+                                             "Mixed Case As Printed", ""]
+
+
+def test_a_search_shows_ten_entries_unless_told(searcher):
+    assert [len(searcher.search("revoke", **kw)["results"]) for kw in ({}, {"limit": 3})] == [10, 3]
+
+
+def test_a_citation_is_answered_by_its_provision_whole(searcher):
+    r = searcher.search("27B1")
+    assert {k: v for k, v in r["results"][0].items() if k != "snippet"} == {
+        "edition": "2017", "law": 27, "provision": "27B1", "title": "Insufficient Bid", "heading": "", "kind": "law",
+        "match": "citation", "url": "/2017/law/27#27B1", "more": [], "more_count": 0}
+    assert (r["query"], r["page"], r["pages"], r["limit"]) == ("27B1", 1, 1, 10)
+    assert searcher.search("27B1", edition="2007")["editions"] == ["2007"]
+
+
+def test_nothing_found_is_no_page_at_all(searcher):
+    r = searcher.search("zzzzqqq")
+    assert ({k: v for k, v in r.items() if k != "editions"}) == {
+        "query": "zzzzqqq", "suggestion": None, "results": [], "total": 0, "page": 1, "pages": 0, "limit": 10,
+        "message": "Nothing found. Try other words, or a citation such as 27B1."}
+
+
 def test_result_fields(searcher):
     for r in searcher.search("revoke")["results"]:
         assert {"edition", "law", "provision", "title", "snippet", "url", "kind"} <= set(r)

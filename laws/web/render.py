@@ -147,10 +147,12 @@ def text_html(text: str, refs: list[dict] | None = None, *, edition: str, law_nu
     spans: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
 
-    # references first: resolved ones win over unresolved at the same place
-    for ref in sorted(refs or [], key=lambda r: (r["start"], not r["resolved"], -(r["end"] - r["start"]))):
+    # references first: resolved ones win over unresolved at the same place, then the longer;
+    # one without offsets is left out before the sort, which could not order it
+    placed = [r for r in refs or [] if r["start"] is not None and r["end"] is not None]
+    for ref in sorted(placed, key=lambda r: (r["start"], not r["resolved"], -(r["end"] - r["start"]))):
         s, e = ref["start"], ref["end"]
-        if s is None or e is None or not 0 <= s < e <= len(text) or _overlaps(taken, s, e):
+        if not 0 <= s < e <= len(text) or _overlaps(taken, s, e):
             continue
         spans.append((s, e, _ref_html(ref, text[s:e], edition, law_number)))
         taken.append((s, e))
