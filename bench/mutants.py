@@ -6,6 +6,7 @@
     python bench/mutants.py --list                   # the modules and their test files
     python bench/mutants.py --work DIR MODULE...     # keep the copies and sessions in DIR, then
     python bench/mutants.py --work DIR --recheck MODULE...  # after adding tests: rerun only its survivors
+                                                            # (and the mutants a stopped run never reached: it resumes)
 
 Each module is mutated against its own test files only (MODULES below), with
 Cosmic Ray (a maintained tool whose TOML configuration can live anywhere, so
@@ -166,7 +167,8 @@ def run_module(module: str, tests: list[str], work: Path, log, recheck: bool = F
     """Mutate one module in a copy of the tree; return its counts and survivors.
 
     `recheck`: reuse the session of an earlier run in `work`, with the tests
-    copied afresh, and run again only the mutants that survived it."""
+    copied afresh, and run again only the mutants that survived it — and
+    those it never reached, so a long run stopped part-way resumes."""
     slug = module.replace("/", "_").removesuffix(".py")
     copy = work / slug / "repo"
     config = work / slug / "config.toml"

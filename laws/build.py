@@ -170,10 +170,11 @@ def current_store(data_dir: Path) -> Path:
 
 
 def is_stale(corpus_dir: Path, data_dir: Path) -> bool:
-    """True when there is no store, it was built from another corpus, or the
-    editions' statuses resolve otherwise today (a code's in_force_from has
-    come, LAWS_IN_FORCE or LAWS_TODAY changed): `python app.py` started on
-    the day a code takes effect rebuilds."""
+    """True when there is no store, it was built from another corpus or by
+    code of another store schema (new code pulled without a rebuild: the app
+    would answer 503), or the editions' statuses resolve otherwise today (a
+    code's in_force_from has come, LAWS_IN_FORCE or LAWS_TODAY changed):
+    `python app.py` started on the day a code takes effect rebuilds."""
     db_path = current_store(data_dir)
     if not db_path.exists():
         return True
@@ -181,10 +182,11 @@ def is_stale(corpus_dir: Path, data_dir: Path) -> bool:
         conn = store.connect(db_path)
         row = conn.execute("select value from meta where key = 'corpus'").fetchone()
         life = conn.execute("select value from meta where key = 'statuses'").fetchone()
+        schema = conn.execute("select value from meta where key = 'schema_version'").fetchone()
         conn.close()
     except Exception:  # an unreadable store is as good as none
         return True
-    if row is None or row[0] != fingerprint(corpus_dir):
+    if row is None or row[0] != fingerprint(corpus_dir) or schema is None or schema[0] != str(store.SCHEMA_VERSION):
         return True
     try:
         return life is None or life[0] != manifest_mod.load(corpus_dir).statuses()

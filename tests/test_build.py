@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,18 @@ def test_store_is_fresh_until_the_corpus_changes(built_copy):
     assert not is_stale(corpus, data)
     (corpus / "manifest.toml").write_text((corpus / "manifest.toml").read_text() + "\n# a comment\n")
     assert is_stale(corpus, data)
+
+
+def test_a_store_of_another_schema_is_stale(built_copy):
+    """New code pulled onto an old build: `python app.py` rebuilds instead of
+    serving a store this code cannot read (found: a schema 7 store served
+    by schema 9 code, every law page a 500)."""
+    corpus, data = built_copy
+    conn = sqlite3.connect(current_store(data))
+    with conn:
+        conn.execute("update meta set value = '7' where key = 'schema_version'")
+    conn.close()
+    assert is_stale(corpus, data) is True
 
 
 def test_missing_store_is_stale(tmp_path):
