@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     from laws.build import current_store, failure, is_stale
     corpus, data = Path(app.config["CORPUS_DIR"]), Path(app.config["DATA_DIR"])
     if is_stale(corpus, data):
-        print("The store is missing or older than the corpus: building it.", flush=True)
+        print("The store is missing, older than the corpus or made by another version: building it.", flush=True)
         try:
             build_all(app, corpus, data, cache=True)
         except Exception as exc:  # noqa: BLE001 (whatever went wrong, a previous store is served)

@@ -39,5 +39,5 @@ def test_python_app_builds_then_serves(tmp_path):
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
-    assert out.splitlines()[0] == "The store is missing or older than the corpus: building it."
+    assert out.splitlines()[0] == "The store is missing, older than the corpus or made by another version: building it."
     assert out.splitlines()[1].startswith("2007: 93 laws, 765 provisions, 62 definitions")

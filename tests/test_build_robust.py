@@ -169,7 +169,7 @@ def test_python_app_serves_the_previous_store_when_a_rebuild_fails(built_copy):
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert out.splitlines()[:3] == [
-        "The store is missing or older than the corpus: building it.",
+        "The store is missing, older than the corpus or made by another version: building it.",
         f"build failed: manifest.toml, line {line}: is not UTF-8 text (byte 0xff); save it as UTF-8",
         "serving the previous store",
     ]
