@@ -50,6 +50,9 @@ def test_after_the_switch_the_phone_keeps_the_new_code_and_offers_the_old(browse
     with serve(app) as (url, server):
         ctx = phone(browser)
         pg = ctx.new_page()
+        # as long as the waits below allow: on a loaded machine a navigation answered by the
+        # service worker mid-pass took over Playwright's default 30 s once (a full suite run)
+        pg.set_default_navigation_timeout(240_000)
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))
         pg.goto(f"{url}/")
@@ -111,6 +114,9 @@ def test_not_now_answers_the_offer(browser, corpus_2027, tmp_path, tmp_path_fact
     with serve(app) as (url, _server):
         ctx = phone(browser)
         pg = ctx.new_page()
+        # as long as the waits below allow: on a loaded machine a navigation answered by the
+        # service worker mid-pass took over Playwright's default 30 s once (a full suite run)
+        pg.set_default_navigation_timeout(240_000)
         pg.goto(f"{url}/")
         wait_kept_offline(pg, timeout=240)
         _build(corpus_2027, data, ON_THE_DAY)
